@@ -1,0 +1,133 @@
+//===- Catalog.h - What counts as capture, weak-ref, workspace, stream ----===//
+//
+// One catalog serves every frontend. Names are qualified ("at::from_blob",
+// "torch.npu.graph") and may be globs ("*get_workspace*"). The defaults are
+// embedded (Defaults.cpp); a project extends or replaces them with a
+// `.tether.yaml` found upward from each analysed file, and clang-tidy check
+// options append to the same fields.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TETHER_CATALOG_CATALOG_H
+#define TETHER_CATALOG_CATALOG_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/GlobPattern.h"
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace tether {
+
+/// A begin/end call pair that opens and closes a capture region:
+/// free functions (aclmdlRICaptureBegin/End) or methods on the same object
+/// (NPUGraph::capture_begin/capture_end).
+struct CapturePair {
+  std::string Begin;
+  std::string End;
+};
+
+/// A set of name patterns. A pattern matches a qualified name when the glob
+/// matches the whole name, or (for patterns without a leading separator) a
+/// suffix of it that starts at a scope boundary ("::" or "."), so that
+/// "weak_ref_tensor" matches "vllm_ascend::weak_ref_tensor" but not
+/// "my_weak_ref_tensor".
+class NameSet {
+public:
+  NameSet() = default;
+  explicit NameSet(const std::vector<std::string> &Patterns);
+  bool matches(llvm::StringRef QualifiedName) const;
+  bool empty() const { return Patterns.empty(); }
+
+private:
+  struct Compiled {
+    std::string Source; // GlobPattern refers into it: never moved
+    llvm::GlobPattern Glob;
+    bool Anchored; // leading "::" or "." : match the whole name only
+  };
+  std::vector<std::shared_ptr<const Compiled>> Patterns;
+};
+
+struct Catalog {
+  /// Replace (false) or extend (true) the catalog this one is merged onto.
+  bool Inherit = true;
+
+  std::vector<CapturePair> CapturePairs;
+  /// RAII types whose constructor begins and destructor ends a capture.
+  std::vector<std::string> CaptureGuards;
+  /// Python context managers whose `with` body is a capture region.
+  std::vector<std::string> CaptureContexts;
+  /// Predicates that are true while capturing: attribute names written
+  /// "*.capturing", or functions such as
+  /// torch.npu.is_current_stream_capturing.
+  std::vector<std::string> CapturePredicates;
+  /// Primitives that return a non-owning alias of their argument.
+  std::vector<std::string> WeakRefFunctions;
+  /// from_blob-like functions: a weak reference when called over another
+  /// tensor's data_ptr() without a deleter.
+  std::vector<std::string> BlobFunctions;
+  /// Functions that produce (and usually cache) a workspace tensor.
+  std::vector<std::string> WorkspaceProducers;
+  /// Names of variables/attributes/slots that hold workspaces.
+  std::vector<std::string> WorkspaceNames;
+  /// Stream switches: context managers, guards, setters.
+  std::vector<std::string> StreamSwitches;
+  /// Cross-stream ordering (events, waits) that makes sharing safe.
+  std::vector<std::string> StreamSyncs;
+
+  /// The embedded defaults (torch, torch_npu, vLLM, vLLM Ascend, CUDA, ACL).
+  static const Catalog &defaults();
+
+  /// Merge Other onto this catalog: extend when Other.Inherit, else replace.
+  void mergeFrom(const Catalog &Other);
+
+  /// Parse a .tether.yaml document. Errors read "FILE:LINE:COL: message".
+  static llvm::Expected<Catalog> parse(llvm::StringRef Yaml,
+                                       llvm::StringRef FileName);
+  static llvm::Expected<Catalog> load(llvm::StringRef Path);
+
+  /// Split "a;b;c" (clang-tidy option syntax) and append.
+  static void appendList(std::vector<std::string> &To, llvm::StringRef List);
+  /// Parse "begin=end;begin=end" into pairs.
+  static void appendPairs(std::vector<CapturePair> &To, llvm::StringRef List);
+};
+
+/// A catalog with its patterns compiled, ready for matching.
+struct CompiledCatalog {
+  explicit CompiledCatalog(const Catalog &C);
+  Catalog Source;
+  NameSet CaptureBegins, CaptureEnds, CaptureGuards, CaptureContexts,
+      CapturePredicates, WeakRefFunctions, BlobFunctions, WorkspaceProducers,
+      WorkspaceNames, StreamSwitches, StreamSyncs;
+  /// The end pattern paired with a begin name ("" when none).
+  std::string endFor(llvm::StringRef BeginName) const;
+};
+
+/// Finds and caches the effective catalog for a file: defaults, then every
+/// .tether.yaml from the root down to the file's directory (the nearest is
+/// merged last), then an explicit --config file if given. Thread-safe.
+class CatalogProvider {
+public:
+  explicit CatalogProvider(std::string ExplicitConfig = "",
+                           Catalog Extra = Catalog());
+  /// The catalog for a file, or an error naming the bad config and line.
+  llvm::Expected<std::shared_ptr<const CompiledCatalog>>
+  forFile(llvm::StringRef FilePath);
+
+  static constexpr const char *ConfigFileName = ".tether.yaml";
+
+private:
+  llvm::Expected<std::shared_ptr<const CompiledCatalog>>
+  forDirectory(llvm::StringRef Dir);
+  std::string ExplicitConfig;
+  Catalog Extra;
+  std::mutex Lock;
+  std::map<std::string, std::shared_ptr<const CompiledCatalog>> ByDir;
+  std::map<std::string, std::string> ErrorByDir;
+};
+
+} // namespace tether
+
+#endif

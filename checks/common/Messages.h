@@ -1,0 +1,80 @@
+//===- Messages.h - Check names and messages shared by both frontends -----===//
+//
+// The check names are the public interface (DESIGN.md). Both frontends
+// report the same design mistake with the same words, so a C++ and a Python
+// version of one bug read alike in every output format. Messages use
+// clang-style "%0" placeholders, filled in by the reporting frontend.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TETHER_COMMON_MESSAGES_H
+#define TETHER_COMMON_MESSAGES_H
+
+namespace tether::msg {
+
+// Check names.
+inline constexpr const char *WeakRefBeforeCaptureEnd =
+    "tether-weak-ref-before-capture-end";
+inline constexpr const char *DoubleWeakRef = "tether-double-weak-ref";
+inline constexpr const char *WorkspaceSharedAcrossLayers =
+    "tether-workspace-shared-across-layers";
+inline constexpr const char *WeakRefOfMaybeNull =
+    "tether-weak-ref-of-maybe-null";
+
+// tether-double-weak-ref
+inline constexpr const char *DoubleWeakRefWarning =
+    "weak-ref conversion of a value that is already a weak reference";
+inline constexpr const char *DoubleWeakRefFirst =
+    "first weak reference made here";
+inline constexpr const char *DoubleWeakRefHelperParam =
+    "'%0' converts its parameter '%1' to a weak reference here";
+inline constexpr const char *DoubleWeakRefPassed =
+    "the weak reference is passed to '%0' here";
+inline constexpr const char *DoubleWeakRefFixIt =
+    "remove the inner weak-ref conversion";
+
+// tether-weak-ref-before-capture-end
+inline constexpr const char *WeakRefBeforeCaptureEndWarning =
+    "weak reference made during graph capture to memory whose last strong "
+    "reference can die before the capture ends";
+inline constexpr const char *CaptureBeginsHere = "capture begins here";
+inline constexpr const char *CaptureEndsHere = "capture ends here";
+inline constexpr const char *InCaptureThroughCall =
+    "'%0' runs inside the capture through this call";
+inline constexpr const char *LastStrongRefDies =
+    "the last strong reference to the memory dies here";
+inline constexpr const char *LaterUseInCapture =
+    "the weak reference is used by a later operation of the same capture "
+    "here";
+inline constexpr const char *StoredInSharedPlace =
+    "the weak reference is stored in '%0', read by other code during the "
+    "capture";
+
+// tether-workspace-shared-across-layers
+inline constexpr const char *WorkspaceReplacedWarning =
+    "workspace slot '%0' shared by several layers is replaced during graph "
+    "capture; tasks captured by earlier layers still point at the old "
+    "workspace";
+inline constexpr const char *WorkspaceUnsizedWarning =
+    "workspace cached in '%0' is sized for the first caller and reused by "
+    "other layers without a size check";
+inline constexpr const char *WorkspaceStreamsWarning =
+    "workspace slot '%0' is used on different streams inside the capture "
+    "without ordering";
+inline constexpr const char *WorkspaceEarlierRead =
+    "an earlier layer reads the slot and hands the workspace to a captured "
+    "task here";
+inline constexpr const char *WorkspaceSizedHere =
+    "the workspace size is computed from this caller's arguments here";
+inline constexpr const char *WorkspaceOtherStream =
+    "the slot is also used on another stream here";
+
+// tether-weak-ref-of-maybe-null
+inline constexpr const char *WeakRefOfMaybeNullWarning =
+    "weak-ref conversion of a value that may be empty (None, an undefined "
+    "tensor or an empty optional)";
+inline constexpr const char *MaybeNullSource =
+    "the value may be empty because of this";
+
+} // namespace tether::msg
+
+#endif

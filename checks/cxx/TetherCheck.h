@@ -1,0 +1,44 @@
+//===- TetherCheck.h - Base of the tether clang-tidy checks ---------------===//
+//
+// Every tether check reads the same catalog. This base maps the clang-tidy
+// check options onto catalog fields (appended to the defaults and to the
+// .tether.yaml found upward from the main file), and resolves the effective
+// catalog once per translation unit.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TETHER_CXX_TETHERCHECK_H
+#define TETHER_CXX_TETHERCHECK_H
+
+#include "catalog/Catalog.h"
+#include "clang-tidy/ClangTidyCheck.h"
+#include <memory>
+
+namespace tether::cxx {
+
+class TetherCheck : public clang::tidy::ClangTidyCheck {
+public:
+  TetherCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
+  void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
+    return LO.CPlusPlus;
+  }
+
+protected:
+  /// The catalog for the current main file; null (after a configuration
+  /// diagnostic) when its .tether.yaml is malformed.
+  const CompiledCatalog *catalog();
+
+private:
+  // Raw option strings, kept to write them back in storeOptions.
+  std::string CapturePairs, CaptureGuards, WeakRefFunctions, BlobFunctions,
+      WorkspaceProducers, WorkspaceNames, StreamSwitches, StreamSyncs;
+  std::string ConfigFile;
+  std::unique_ptr<CatalogProvider> Provider;
+  std::string CatalogFile;
+  bool Resolved = false;
+  std::shared_ptr<const CompiledCatalog> Current;
+};
+
+} // namespace tether::cxx
+
+#endif

@@ -1,0 +1,99 @@
+//===- WeakRefModel.h - Which values are weak references, per TU ----------===//
+//
+// The shared reasoning about weak references in one translation unit:
+//  * conversions: calls that return a non-owning alias of their argument --
+//    catalog primitives, from_blob over another tensor's data_ptr() without
+//    a deleter, and helpers inferred to return one of those;
+//  * summaries: per function, "returns a weak reference" and "converts its
+//    parameter i to a weak reference (at this location)", computed bottom-up
+//    over the user's functions to a fixpoint (so SCCs converge);
+//  * local flow: for each function, a may-analysis on clang's CFG of which
+//    locals hold a weak reference at each use, with the conversion it came
+//    from.
+// Functions in system headers (torch, the standard library) are not
+// analysed: their weak-ref behaviour is the catalog's business.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TETHER_CXX_ANALYSIS_WEAKREFMODEL_H
+#define TETHER_CXX_ANALYSIS_WEAKREFMODEL_H
+
+#include "catalog/Catalog.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace tether::cxx {
+
+/// Strip what does not change which object an expression denotes: parens,
+/// implicit casts, temporaries, copy/move construction, cleanups.
+const clang::Expr *peel(const clang::Expr *E);
+
+/// The local variable or parameter E names after peel(), if any.
+const clang::VarDecl *referencedVar(const clang::Expr *E);
+
+/// A call that makes a weak reference.
+struct Conversion {
+  enum KindT { Primitive, Helper, Blob } Kind;
+  const clang::CallExpr *Call;
+  /// The expression whose memory the weak reference aliases (for Blob: the
+  /// tensor whose data_ptr() is wrapped).
+  const clang::Expr *Source;
+  const clang::FunctionDecl *Callee;
+};
+
+/// A conversion of parameter Index inside a function, possibly through
+/// further helpers.
+struct ParamConversion {
+  clang::SourceLocation Loc;       ///< where the conversion (or the call
+                                   ///< that leads to it) happens
+  const clang::FunctionDecl *Via;  ///< the helper called there, or null
+};
+
+class WeakRefModel {
+public:
+  WeakRefModel(clang::ASTContext &Ctx, const CompiledCatalog &Catalog);
+  ~WeakRefModel();
+
+  /// Summarise these definitions (the TU's non-system functions).
+  void summarize(llvm::ArrayRef<const clang::FunctionDecl *> Definitions);
+
+  std::optional<Conversion> asConversion(const clang::CallExpr *Call) const;
+  bool returnsWeak(const clang::FunctionDecl *FD) const;
+  /// Parameters FD converts to weak references, by index.
+  const llvm::DenseMap<unsigned, ParamConversion> *
+  convertedParams(const clang::FunctionDecl *FD) const;
+
+  /// Where the weak reference that E may evaluate to was made, or an invalid
+  /// location when E is (on every path) not a weak reference. E must be an
+  /// expression of a summarised function.
+  clang::SourceLocation weakOrigin(const clang::Expr *E) const;
+
+  /// The CFG of a summarised function (null when none could be built).
+  const clang::CFG *cfgOf(const clang::FunctionDecl *FD) const;
+
+  bool isCatalogWeakRef(const clang::FunctionDecl *FD) const;
+  bool isCatalogBlob(const clang::FunctionDecl *FD) const;
+  clang::ASTContext &context() const { return Ctx; }
+
+private:
+  struct FunctionInfo;
+  bool analyseFunction(FunctionInfo &Info);
+  FunctionInfo *infoFor(const clang::FunctionDecl *FD) const;
+
+  clang::ASTContext &Ctx;
+  const CompiledCatalog &Catalog;
+  std::vector<std::unique_ptr<FunctionInfo>> Functions;
+  llvm::DenseMap<const clang::FunctionDecl *, FunctionInfo *> ByDecl;
+  /// Weak origin of each variable use, from the local flow.
+  llvm::DenseMap<const clang::DeclRefExpr *, clang::SourceLocation> UseOrigin;
+  mutable llvm::DenseMap<const clang::FunctionDecl *, bool> WeakRefCache,
+      BlobCache;
+};
+
+} // namespace tether::cxx
+
+#endif

@@ -1,0 +1,43 @@
+//===- PythonFrontend.h - The four tether checks over Python packages -----===//
+//
+// Entry point of the Python frontend. The CLI hands it every .py file (and
+// directory) named on the command line; it builds one package model over all
+// of them (imports resolved within the scanned tree), computes function
+// summaries once, and reports findings with the same check names and
+// messages as the C++ checks.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TETHER_PYTHON_PYTHONFRONTEND_H
+#define TETHER_PYTHON_PYTHONFRONTEND_H
+
+#include "catalog/Catalog.h"
+#include "common/Finding.h"
+#include <string>
+#include <vector>
+
+namespace tether::python {
+
+/// A file that could not be analysed (unreadable, not Python 3, binary...).
+/// The scan goes on without it.
+struct FileProblem {
+  std::string File;
+  std::string Message;
+};
+
+struct Result {
+  std::vector<Finding> Findings; ///< Unsorted; NOLINT/noqa already applied.
+  std::vector<FileProblem> Problems;
+  unsigned FilesRead = 0;
+  /// Set when the scan cannot proceed at all (a malformed .tether.yaml):
+  /// the CLI prints it and exits 2.
+  std::string FatalError;
+};
+
+/// Analyse the given .py files and directories (searched recursively for
+/// *.py, symlink loops detected) as one package.
+Result analyze(const std::vector<std::string> &Paths,
+               CatalogProvider &Catalogs, unsigned Jobs);
+
+} // namespace tether::python
+
+#endif

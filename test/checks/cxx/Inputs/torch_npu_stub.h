@@ -1,0 +1,100 @@
+// A small stand-in for the parts of ATen, torch_npu and ACL the checks look
+// at, so most check tests parse in milliseconds. The real headers are
+// exercised by the *-libtorch.cpp tests. Included as a system header
+// (-isystem), like the real ones.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace c10 {
+using IntArrayRef = std::vector<int64_t>;
+struct TensorOptions {};
+struct Stream {};
+struct StreamGuard {
+  explicit StreamGuard(Stream) {}
+};
+} // namespace c10
+
+namespace at {
+using c10::IntArrayRef;
+using c10::TensorOptions;
+class Tensor {
+public:
+  Tensor() = default;
+  Tensor(const Tensor &) = default;
+  Tensor(Tensor &&) = default;
+  Tensor &operator=(const Tensor &) = default;
+  Tensor &operator=(Tensor &&) = default;
+  ~Tensor() {}
+  void *data_ptr() const { return ptr_; }
+  template <typename T> T *data_ptr() const { return static_cast<T *>(ptr_); }
+  IntArrayRef sizes() const { return {}; }
+  IntArrayRef strides() const { return {}; }
+  TensorOptions options() const { return {}; }
+  int64_t numel() const { return 0; }
+  int64_t nbytes() const { return 0; }
+  bool defined() const { return ptr_ != nullptr; }
+  Tensor clone() const { return *this; }
+  void reset() { ptr_ = nullptr; }
+
+private:
+  void *ptr_ = nullptr;
+};
+Tensor empty(IntArrayRef sizes, TensorOptions options = {});
+Tensor zeros(IntArrayRef sizes, TensorOptions options = {});
+Tensor from_blob(void *data, IntArrayRef sizes,
+                 const TensorOptions &options = {});
+Tensor from_blob(void *data, IntArrayRef sizes, IntArrayRef strides,
+                 const TensorOptions &options = {});
+Tensor from_blob(void *data, IntArrayRef sizes,
+                 const std::function<void(void *)> &deleter,
+                 const TensorOptions &options = {});
+} // namespace at
+
+namespace torch {
+using at::Tensor;
+using at::from_blob;
+} // namespace torch
+
+// torch_npu
+namespace c10_npu {
+struct NPUStream {
+  operator c10::Stream() const { return {}; }
+};
+NPUStream getCurrentNPUStream();
+NPUStream getStreamFromPool();
+void setCurrentNPUStream(NPUStream);
+struct NPUStreamGuard {
+  explicit NPUStreamGuard(NPUStream) {}
+};
+struct NPUGraph {
+  void capture_begin();
+  void capture_end();
+  void replay();
+  void reset();
+};
+} // namespace c10_npu
+
+// ACL runtime (public CANN signatures, simplified).
+using aclError = int;
+using aclrtStream = void *;
+using aclmdlRI = void *;
+enum aclmdlRICaptureMode { ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0 };
+aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
+aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI);
+aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
+aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, void **handle);
+
+// Ops that read their tensor arguments on the device.
+namespace at_npu::native {
+at::Tensor npu_fused_infer_attention_score(const at::Tensor &q,
+                                           const at::Tensor &k,
+                                           const at::Tensor &v,
+                                           const at::Tensor &workspace);
+int64_t npu_fused_infer_attention_score_get_max_workspace(const at::Tensor &q);
+} // namespace at_npu::native

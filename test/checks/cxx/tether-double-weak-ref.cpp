@@ -1,0 +1,130 @@
+// RUN: %clang_tidy --checks='-*,tether-double-weak-ref' %s -- -std=c++17 -isystem %S/Inputs \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+// RUN: not %tether check %s -- -std=c++17 -isystem %S/Inputs \
+// RUN:   | FileCheck %s --implicit-check-not='warning:'
+// Fix-its: the redundant inner conversion of a nested call is dropped.
+// RUN: cp %s %t.cpp
+// RUN: not %tether check --fix %t.cpp -- -std=c++17 -isystem %S/Inputs > /dev/null
+// RUN: FileCheck --check-prefix=FIXED %s < %t.cpp
+
+#include "torch_npu_stub.h"
+
+// A catalog primitive (declared only, as in a binding's header).
+at::Tensor weak_ref_tensor(const at::Tensor &t);
+
+// An inferred helper: returns from_blob over data_ptr() with no deleter.
+at::Tensor alias_of(const at::Tensor &t) {
+  return at::from_blob(t.data_ptr(), t.sizes(), t.options());
+}
+
+//===--- nested calls ---------------------------------------------------===//
+at::Tensor nested(const at::Tensor &x) {
+  return weak_ref_tensor(weak_ref_tensor(x));
+  // CHECK: :[[@LINE-1]]:10: warning: weak-ref conversion of a value that is already a weak reference [tether-double-weak-ref]
+  // CHECK: :[[@LINE-2]]:26: note: first weak reference made here
+  // FIXED: return weak_ref_tensor(x);
+}
+
+at::Tensor nested_parens_and_helper(const at::Tensor &x) {
+  return alias_of((weak_ref_tensor(x)));
+  // CHECK: :[[@LINE-1]]:10: warning: weak-ref conversion of a value that is already a weak reference
+  // CHECK: :[[@LINE-2]]:20: note: first weak reference made here
+  // FIXED: return alias_of((x));
+}
+
+at::Tensor blob_of_weak(const at::Tensor &x) {
+  at::Tensor w = weak_ref_tensor(x);
+  return at::from_blob(w.data_ptr(), w.sizes(), w.options());
+  // CHECK: :[[@LINE-1]]:10: warning: weak-ref conversion of a value that is already a weak reference
+  // CHECK: :[[@LINE-3]]:18: note: first weak reference made here
+}
+
+// Negative twin: two conversions of different tensors.
+at::Tensor two_tensors(const at::Tensor &x, const at::Tensor &y) {
+  at::Tensor a = weak_ref_tensor(x);
+  at::Tensor b = weak_ref_tensor(y);
+  (void)a;
+  return b;
+}
+
+//===--- locals: reaching definitions on the CFG -------------------------===//
+at::Tensor some_path(const at::Tensor &x, bool c) {
+  at::Tensor w = x;
+  if (c)
+    w = weak_ref_tensor(x);
+  return weak_ref_tensor(w);
+  // CHECK: :[[@LINE-1]]:10: warning: weak-ref conversion of a value that is already a weak reference
+  // CHECK: :[[@LINE-3]]:9: note: first weak reference made here
+}
+
+at::Tensor in_loop(const at::Tensor &x, int n) {
+  at::Tensor w = x;
+  for (int i = 0; i < n; ++i) {
+    at::Tensor v = weak_ref_tensor(w);
+    // CHECK: :[[@LINE-1]]:20: warning: weak-ref conversion of a value that is already a weak reference
+    // CHECK: :[[@LINE+2]]:9: note: first weak reference made here
+    (void)v;
+    w = weak_ref_tensor(x);
+  }
+  return w;
+}
+
+// Negative twin: the weak definition is killed on every path.
+at::Tensor killed(const at::Tensor &x) {
+  at::Tensor w = weak_ref_tensor(x);
+  w = x.clone();
+  return weak_ref_tensor(w);
+}
+
+// Negative twin: assigned from a weak ref only after the conversion.
+at::Tensor after_use(const at::Tensor &x) {
+  at::Tensor w = x;
+  at::Tensor r = weak_ref_tensor(w);
+  w = weak_ref_tensor(x);
+  return r;
+}
+
+//===--- across functions: the paged-attention double conversion ---------===//
+static std::unordered_map<int64_t, at::Tensor> g_workspaces;
+
+void update_workspace(int64_t num_tokens, at::Tensor workspace) {
+  g_workspaces[num_tokens] = weak_ref_tensor(workspace);
+}
+
+// Forwards its parameter to the helper above: also a converter (summary).
+void record_workspace(int64_t num_tokens, const at::Tensor &ws) {
+  update_workspace(num_tokens, ws);
+}
+
+void paged_attention(int64_t num_tokens, const at::Tensor &workspace) {
+  update_workspace(num_tokens, weak_ref_tensor(workspace));
+  // CHECK: :[[@LINE-1]]:3: warning: weak-ref conversion of a value that is already a weak reference
+  // CHECK: :[[@LINE-2]]:32: note: first weak reference made here
+  // CHECK: :[[@LINE-12]]:30: note: 'update_workspace' converts its parameter 'workspace' to a weak reference here
+  // FIXED: update_workspace(num_tokens, workspace);
+}
+
+void through_two_helpers(int64_t n, const at::Tensor &ws) {
+  at::Tensor w = alias_of(ws);
+  record_workspace(n, w);
+  // CHECK: :[[@LINE-1]]:3: warning: weak-ref conversion of a value that is already a weak reference
+  // CHECK: :[[@LINE-3]]:18: note: first weak reference made here
+  // CHECK: :[[@LINE-16]]:3: note: 'record_workspace' converts its parameter 'ws' to a weak reference here
+  // CHECK: :[[@LINE-22]]:30: note: 'update_workspace' converts its parameter 'workspace' to a weak reference here
+}
+
+// Negative twin: the helper is handed the strong tensor.
+void paged_attention_fixed(int64_t num_tokens, const at::Tensor &workspace) {
+  update_workspace(num_tokens, workspace);
+}
+
+//===--- from_blob with a deleter owns its memory ------------------------===//
+at::Tensor with_deleter(const at::Tensor &x) {
+  at::Tensor o = at::from_blob(x.data_ptr(), x.sizes(), [](void *) {}, x.options());
+  return weak_ref_tensor(o);
+}
+
+//===--- suppression -----------------------------------------------------===//
+at::Tensor suppressed(const at::Tensor &x) {
+  return weak_ref_tensor(weak_ref_tensor(x)); // NOLINT(tether-double-weak-ref)
+}

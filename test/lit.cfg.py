@@ -1,0 +1,39 @@
+# lit configuration for tether: checks (C++ and Python), CLI, integrations.
+import os
+import shutil
+
+import lit.formats
+
+# Run as `lit build/test`: the generated lit.site.cfg.py there sets the
+# paths below and loads this file.
+config.name = "tether"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cpp", ".py", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "unit", "runtime"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tether_obj_root, "test")
+
+bin_dir = os.path.join(config.tether_obj_root, "bin")
+lib_dir = os.path.join(config.tether_obj_root, "lib")
+config.environment["PATH"] = os.pathsep.join(
+    [bin_dir, config.llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
+for var in ("HOME", "TMPDIR", "LANG"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+plugin = os.path.join(lib_dir, "libTetherTidy.so")
+torch_flags = ("-std=c++17 -I/usr/include/torch/csrc/api/include "
+               "-I/usr/include/python3.11")
+config.substitutions += [
+    ("%tether", os.path.join(bin_dir, "tether")),
+    ("%clang_tidy", "clang-tidy-22 --load=%s" % plugin),
+    ("%tidy_plugin", plugin),
+    ("%torch_flags", torch_flags),
+    ("%resource_dir", config.clang_resource_dir),
+    ("%src_root", config.tether_src_root),
+    ("%python", shutil.which("python3", path="/usr/bin") or "python3"),
+]
+if os.path.exists(os.path.join(bin_dir, "tether-clangd")):
+    config.available_features.add("tether-clangd")
+if shutil.which("pre-commit"):
+    config.available_features.add("pre-commit")

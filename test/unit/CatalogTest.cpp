@@ -1,0 +1,131 @@
+//===- CatalogTest.cpp - Catalog defaults, matching, .tether.yaml ---------===//
+#include "catalog/Catalog.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+using namespace tether;
+
+TEST(NameSet, MatchesAtScopeBoundaries) {
+  NameSet S({"weak_ref_tensor", "at::from_blob", "*get_workspace*"});
+  EXPECT_TRUE(S.matches("weak_ref_tensor"));
+  EXPECT_TRUE(S.matches("vllm_ascend::weak_ref_tensor"));
+  EXPECT_TRUE(S.matches("torch.ops._C.weak_ref_tensor"));
+  EXPECT_FALSE(S.matches("my_weak_ref_tensor"));
+  EXPECT_FALSE(S.matches("weak_ref_tensors_extra"));
+  EXPECT_TRUE(S.matches("at::from_blob"));
+  EXPECT_TRUE(S.matches("::at::from_blob"));
+  EXPECT_FALSE(S.matches("from_blob"));
+  EXPECT_TRUE(S.matches("npu_fused_infer_attention_score_get_workspace"));
+  EXPECT_FALSE(S.matches("npu_fused_infer_attention_score"));
+}
+
+TEST(NameSet, AnchoredPatternsMatchWholeNamesOnly) {
+  NameSet S({"::weak_ref_tensor"});
+  EXPECT_TRUE(S.matches("weak_ref_tensor"));
+  EXPECT_FALSE(S.matches("ns::weak_ref_tensor"));
+}
+
+TEST(Catalog, DefaultsCoverTheRealApis) {
+  CompiledCatalog C(Catalog::defaults());
+  EXPECT_TRUE(C.WeakRefFunctions.matches("torch_npu._C._weak_ref_tensor"));
+  EXPECT_TRUE(C.WeakRefFunctions.matches("vllm_ascend.utils.weak_ref_tensors"));
+  EXPECT_TRUE(C.WeakRefFunctions.matches("vllm.utils.torch_utils.weak_ref_tensors"));
+  EXPECT_TRUE(C.BlobFunctions.matches("at::from_blob"));
+  EXPECT_TRUE(C.CaptureBegins.matches("aclmdlRICaptureBegin"));
+  EXPECT_TRUE(C.CaptureBegins.matches("c10_npu::NPUGraph::capture_begin"));
+  EXPECT_TRUE(C.CaptureEnds.matches("at::cuda::CUDAGraph::capture_end"));
+  EXPECT_TRUE(C.CaptureContexts.matches("torch.npu.graph"));
+  EXPECT_TRUE(C.CapturePredicates.matches("forward_context.capturing"));
+  EXPECT_TRUE(C.WorkspaceProducers.matches("_npu_fused_infer_attention_score_get_max_workspace"));
+  EXPECT_EQ(C.endFor("aclmdlRICaptureBegin"), "aclmdlRICaptureEnd");
+  EXPECT_EQ(C.endFor("g.capture_begin"), "capture_end");
+  EXPECT_EQ(C.endFor("unrelated"), "");
+}
+
+TEST(Catalog, ParsesAndMerges) {
+  auto C = Catalog::parse("weak_ref_functions: [my_ns::alias_of]\n"
+                          "capture_pairs:\n"
+                          "  - begin: my_begin\n"
+                          "    end: my_end\n",
+                          "t.yaml");
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  Catalog M = Catalog::defaults();
+  M.mergeFrom(*C);
+  CompiledCatalog CC(M);
+  EXPECT_TRUE(CC.WeakRefFunctions.matches("my_ns::alias_of"));
+  EXPECT_TRUE(CC.WeakRefFunctions.matches("weak_ref_tensor")); // kept
+  EXPECT_EQ(CC.endFor("my_begin"), "my_end");
+}
+
+TEST(Catalog, InheritFalseReplacesDefaults) {
+  auto C = Catalog::parse("inherit: false\nweak_ref_functions: [only_this]\n",
+                          "t.yaml");
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  Catalog M = Catalog::defaults();
+  M.mergeFrom(*C);
+  CompiledCatalog CC(M);
+  EXPECT_TRUE(CC.WeakRefFunctions.matches("only_this"));
+  EXPECT_FALSE(CC.WeakRefFunctions.matches("weak_ref_tensor"));
+  EXPECT_TRUE(CC.BlobFunctions.empty());
+}
+
+TEST(Catalog, MalformedConfigNamesFileAndLine) {
+  auto C = Catalog::parse("weak_ref_functions: [a]\nbogus_key: 1\n", "cfg.yaml");
+  ASSERT_FALSE(bool(C));
+  std::string Msg = llvm::toString(C.takeError());
+  EXPECT_NE(Msg.find("cfg.yaml:2:"), std::string::npos) << Msg;
+  EXPECT_NE(Msg.find("bogus_key"), std::string::npos) << Msg;
+
+  auto D = Catalog::parse("weak_ref_functions: 3\n", "cfg.yaml");
+  ASSERT_FALSE(bool(D));
+  EXPECT_NE(llvm::toString(D.takeError()).find("cfg.yaml:1:"), std::string::npos);
+
+  auto E = Catalog::parse("capture_pairs:\n  - begin: x\n", "cfg.yaml");
+  ASSERT_FALSE(bool(E));
+  EXPECT_NE(llvm::toString(E.takeError()).find("end"), std::string::npos);
+}
+
+TEST(Catalog, ClangTidyOptionSyntax) {
+  std::vector<std::string> L;
+  Catalog::appendList(L, "a; b::c ;;d");
+  EXPECT_EQ(L, (std::vector<std::string>{"a", "b::c", "d"}));
+  std::vector<CapturePair> P;
+  Catalog::appendPairs(P, "ns::Begin=ns::End;x=y");
+  ASSERT_EQ(P.size(), 2u);
+  EXPECT_EQ(P[0].Begin, "ns::Begin");
+  EXPECT_EQ(P[0].End, "ns::End");
+}
+
+TEST(CatalogProvider, NearestConfigWinsAndErrorsAreCached) {
+  llvm::SmallString<128> Root;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tether-cat", Root));
+  llvm::SmallString<128> Sub(Root);
+  llvm::sys::path::append(Sub, "pkg");
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Sub));
+  auto Write = [](llvm::StringRef Dir, llvm::StringRef Text) {
+    llvm::SmallString<128> P(Dir);
+    llvm::sys::path::append(P, ".tether.yaml");
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    OS << Text;
+  };
+  Write(Root, "weak_ref_functions: [outer_fn]\n");
+  Write(Sub, "weak_ref_functions: [inner_fn]\n");
+  CatalogProvider Provider;
+  llvm::SmallString<128> File(Sub);
+  llvm::sys::path::append(File, "a.py");
+  auto C = Provider.forFile(File);
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  EXPECT_TRUE((*C)->WeakRefFunctions.matches("outer_fn"));
+  EXPECT_TRUE((*C)->WeakRefFunctions.matches("inner_fn"));
+
+  Write(Sub, "weak_ref_functions: [\n");
+  CatalogProvider Fresh;
+  auto Bad = Fresh.forFile(File);
+  ASSERT_FALSE(bool(Bad));
+  std::string Msg = llvm::toString(Bad.takeError());
+  EXPECT_NE(Msg.find(".tether.yaml:"), std::string::npos) << Msg;
+  llvm::sys::fs::remove_directories(Root);
+}

@@ -1,0 +1,182 @@
+//===- CxxFrontend.cpp ----------------------------------------------------===//
+//
+// One clang-tidy run per translation unit, in parallel (-j), each with its own
+// ClangTidyContext so NOLINT handling, check globs and option files behave
+// exactly as in clang-tidy.
+//
+//===----------------------------------------------------------------------===//
+#include "CxxFrontend.h"
+#include "LineTable.h"
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include <map>
+#include <mutex>
+
+using namespace tether;
+using namespace clang;
+using namespace clang::tidy;
+using tooling::CompilationDatabase;
+
+extern volatile int TetherModuleAnchorSource;
+// Keeps the statically linked module (and its registration) in the binary.
+[[maybe_unused]] static int TetherModuleAnchor = TetherModuleAnchorSource;
+
+namespace {
+/// The compile database for one file: the "--" arguments, -p, or the nearest
+/// compile_commands.json / compile_flags.txt above the file.
+std::unique_ptr<CompilationDatabase> databaseFor(const std::string &File,
+                                                 const CxxOptions &Opts,
+                                                 std::string &Err) {
+  std::unique_ptr<CompilationDatabase> DB;
+  if (Opts.HaveFixedArgs)
+    DB = std::make_unique<tooling::FixedCompilationDatabase>(".",
+                                                             Opts.FixedArgs);
+  else if (!Opts.BuildPath.empty())
+    DB = CompilationDatabase::autoDetectFromDirectory(Opts.BuildPath, Err);
+  else
+    DB = CompilationDatabase::autoDetectFromSource(File, Err);
+  if (!DB)
+    return nullptr;
+  // Built outside LLVM's bin/, the driver would guess the resource dir
+  // (builtin headers) wrong.
+  auto Adjusted = std::make_unique<tooling::ArgumentsAdjustingCompilations>(
+      std::move(DB));
+  Adjusted->appendArgumentsAdjuster(
+      [](const tooling::CommandLineArguments &Args, StringRef) {
+        for (const std::string &A : Args)
+          if (StringRef(A).starts_with("-resource-dir"))
+            return Args;
+        tooling::CommandLineArguments Out = Args;
+        Out.insert(Out.begin() + (Out.empty() ? 0 : 1),
+                   "-resource-dir=" TETHER_CLANG_RESOURCE_DIR);
+        return Out;
+      });
+  return Adjusted;
+}
+
+std::unique_ptr<ClangTidyOptionsProvider> optionsFor(const CxxOptions &Opts) {
+  ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
+  Defaults.Checks = "-*,tether-*";
+  ClangTidyOptions Override;
+  // Appended after any .clang-tidy's Checks: only tether checks run here.
+  Override.Checks = "-*," + Opts.Checks;
+  if (!Opts.ConfigFile.empty())
+    Override.CheckOptions["TetherConfig"] =
+        ClangTidyOptions::ClangTidyValue(Opts.ConfigFile);
+  return std::make_unique<FileOptionsProvider>(
+      ClangTidyGlobalOptions(), Defaults, Override,
+      llvm::vfs::getRealFileSystem());
+}
+
+std::string displayPath(StringRef P) { return LineTable::displayPath(P); }
+
+Location locate(LineTable &Lines, StringRef File, unsigned Offset) {
+  Location L;
+  L.File = displayPath(File);
+  auto [Line, Col] = Lines.lineAndColumn(File, Offset);
+  L.Line = Line;
+  L.Column = Col;
+  return L;
+}
+} // namespace
+
+llvm::Error tether::checkCompileCommands(const std::vector<std::string> &Files,
+                                         const CxxOptions &Opts) {
+  for (const std::string &F : Files) {
+    std::string Err;
+    auto DB = databaseFor(F, Opts, Err);
+    if (!DB) {
+      if (!Opts.BuildPath.empty())
+        return llvm::createStringError(Opts.BuildPath +
+                                       ": no compilation database: " + Err);
+      return llvm::createStringError(
+          F + ": no compile_commands.json or compile_flags.txt found above "
+              "this file; pass -p BUILD_DIR or compiler flags after --");
+    }
+    llvm::SmallString<256> Abs(F);
+    llvm::sys::fs::make_absolute(Abs);
+    if (DB->getCompileCommands(Abs).empty())
+      return llvm::createStringError(
+          F + ": not in the compilation database" +
+          (Opts.BuildPath.empty() ? "" : " of " + Opts.BuildPath));
+  }
+  return llvm::Error::success();
+}
+
+CxxResult tether::runCxx(const std::vector<std::string> &Files,
+                         const CxxOptions &Opts) {
+  CxxResult Result;
+  std::mutex Lock;
+  LineTable Lines;
+
+  auto RunOne = [&](const std::string &File) {
+    std::string Err;
+    auto DB = databaseFor(File, Opts, Err);
+    llvm::SmallString<256> Abs(File);
+    llvm::sys::fs::make_absolute(Abs);
+    ClangTidyContext Context(optionsFor(Opts), false, false, false);
+    auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+        llvm::vfs::getRealFileSystem());
+    std::vector<ClangTidyError> Errors =
+        runClangTidy(Context, *DB, {std::string(Abs)}, FS, Opts.Fix,
+                     /*EnableCheckProfile=*/false, "", /*Quiet=*/true);
+
+    std::lock_guard<std::mutex> G(Lock);
+    for (const ClangTidyError &E : Errors) {
+      const tooling::DiagnosticMessage &M = E.Message;
+      if (StringRef(E.DiagnosticName).starts_with("clang-diagnostic-") ||
+          E.DiagLevel == tooling::Diagnostic::Error) {
+        if (E.DiagLevel != tooling::Diagnostic::Error)
+          continue;
+        std::string Where = M.FilePath.empty()
+                                ? displayPath(Abs)
+                                : [&] {
+                                    Location L = locate(Lines, M.FilePath,
+                                                        M.FileOffset);
+                                    return L.File + ":" +
+                                           std::to_string(L.Line) + ":" +
+                                           std::to_string(L.Column);
+                                  }();
+        Result.Errors.push_back(Where + ": error: " + M.Message);
+        continue;
+      }
+      Finding F;
+      F.Check = E.DiagnosticName;
+      F.Loc = locate(Lines, M.FilePath, M.FileOffset);
+      F.Message = M.Message;
+      for (const tooling::DiagnosticMessage &N : E.Notes)
+        F.Notes.push_back({locate(Lines, N.FilePath, N.FileOffset), N.Message});
+      for (const auto &[Path, Reps] : M.Fix)
+        for (const tooling::Replacement &R : Reps)
+          F.Fixes.push_back({std::string(R.getFilePath()), R.getOffset(),
+                             R.getLength(), std::string(R.getReplacementText())});
+      Result.Findings.push_back(std::move(F));
+    }
+  };
+
+  if (Opts.Jobs <= 1 || Files.size() <= 1) {
+    for (const std::string &F : Files)
+      RunOne(F);
+  } else {
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Opts.Jobs));
+    for (const std::string &F : Files)
+      Pool.async([&RunOne, F] { RunOne(F); });
+    Pool.wait();
+  }
+  return Result;
+}
+
+std::vector<std::string> tether::listCxxChecks(const std::string &Glob) {
+  ClangTidyOptions O = ClangTidyOptions::getDefaults();
+  O.Checks = "-*," + Glob;
+  return getCheckNames(O, false, false);
+}
