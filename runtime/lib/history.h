@@ -1,0 +1,41 @@
+// Bounded event history: a ring that overwrites its oldest entries, so a
+// long-running process keeps a fixed footprint while reports can still show
+// the recent events that touched a range.
+#ifndef TETHER_RUNTIME_HISTORY_H
+#define TETHER_RUNTIME_HISTORY_H
+
+#include "event.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace tether::rt {
+
+class History {
+public:
+  explicit History(size_t capacity) : ring_(capacity ? capacity : 1) {}
+
+  void push(const Event &e) {
+    ring_[next_ % ring_.size()] = e;
+    ++next_;
+  }
+
+  size_t capacity() const { return ring_.size(); }
+  size_t size() const { return next_ < ring_.size() ? next_ : ring_.size(); }
+
+  // Oldest to newest; F returns false to stop.
+  template <class F> void forEach(F f) const {
+    size_t n = size();
+    for (size_t i = next_ - n; i < next_; ++i)
+      if (!f(ring_[i % ring_.size()]))
+        return;
+  }
+
+private:
+  std::vector<Event> ring_;
+  size_t next_ = 0;
+};
+
+} // namespace tether::rt
+
+#endif

@@ -1,0 +1,170 @@
+// The per-device ledger: which blocks are live, which captures are active,
+// which ranges captured tasks have baked in, which workspace slots and weak
+// aliases exist. Every event goes through one method; violations found by it
+// are appended to `out` for the caller to emit after the lock is released
+// (a callback may re-enter the verifier).
+#ifndef TETHER_RUNTIME_LEDGER_H
+#define TETHER_RUNTIME_LEDGER_H
+
+#include "event.h"
+#include "history.h"
+#include "node_pool.h"
+#include "violation.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace tether::rt {
+
+struct LedgerConfig {
+  size_t historyEvents = 1 << 16; // ring capacity
+  size_t maxAliases = 1 << 16;    // weak aliases remembered at once
+};
+
+class Ledger {
+public:
+  using Out = std::vector<Violation>;
+
+  explicit Ledger(int device, const LedgerConfig &cfg = {});
+
+  // Allocator feed: O(log n), no heap allocation once the live set has
+  // reached its high-water mark.
+  void alloc(uintptr_t p, uint64_t n, uintptr_t stream, uint64_t pool,
+             int32_t layer, Out &out);
+  void free(uintptr_t p, int32_t layer);
+  void segment(uintptr_t p, uint64_t n);
+
+  uint64_t captureBegin(uintptr_t stream, int32_t layer);
+  uint64_t captureEnd(uintptr_t stream, int32_t layer, Out &out);
+  void taskGroupBegin(uintptr_t stream);
+  uint64_t taskGroupEnd(uintptr_t stream);
+  void taskUses(uintptr_t stream, uintptr_t p, uint64_t n, uintptr_t handle,
+                int32_t layer, Out &out);
+  void weakRef(uintptr_t src, uintptr_t alias, uintptr_t p, uint64_t n,
+               int32_t layer, Out &out);
+  void workspace(uintptr_t stream, int32_t layer, int64_t key, uintptr_t p,
+                 uint64_t n, uint64_t needed, Out &out);
+  void streamWait(uintptr_t waiter, uintptr_t signaler);
+  void replay(uint64_t graph, Out &out);
+  void taskUpdateBegin(uintptr_t stream, uint64_t task);
+  void taskUpdateEnd(uintptr_t stream, Out &out);
+  void graphDestroy(uint64_t graph);
+
+  // Introspection for tests and the bench.
+  size_t liveBlocks() const;
+  size_t historySize() const;
+  uint64_t eventCount() const;
+
+private:
+  struct Block {
+    uint64_t size;
+    uint64_t seq;      // alloc event: the block's identity
+    uint64_t graph;    // capture it was allocated in, 0 if none
+    uint64_t pool;
+    uint64_t pinnedBy; // last graph whose task baked this block in
+    uintptr_t stream;
+    int32_t layer;
+  };
+  using BlockMap =
+      std::map<uintptr_t, Block, std::less<uintptr_t>,
+               PoolAllocator<std::pair<const uintptr_t, Block>>>;
+
+  struct Pin {
+    uintptr_t begin;
+    uint64_t size;
+    uint64_t owner; // seq of the block that held the range when pinned
+    uint64_t task;  // 0 for a plain launch
+    uintptr_t stream;
+    int32_t layer;
+    bool reported;
+  };
+  struct Slot {
+    uintptr_t begin;
+    uint64_t size;
+    uint64_t owner;
+    int32_t layer;       // the layer that sized it
+    uintptr_t lastStream;
+    uint64_t lastUse;    // seq of the last use
+    int32_t lastLayer;
+    bool deadReported; // its owner died and that was reported
+  };
+  struct Graph {
+    uint64_t id;
+    uintptr_t stream;
+    uint64_t pool = 0;
+    bool capturing = true;
+    uint64_t openTask = 0; // task group being captured
+    std::vector<uintptr_t> joined; // streams forked into the capture
+    std::vector<Pin> pins;
+    std::unordered_map<int64_t, Slot> slots;
+    std::unordered_map<uint64_t, uint32_t> aliasedOwners; // seq -> count
+  };
+  struct Alias {
+    uintptr_t begin;
+    uint64_t size;
+    uint64_t owner; // seq of the source block, 0 if it had none
+    uint64_t graph; // capture active when made
+    bool reported;
+  };
+  // A pinned block freed while its capture runs, kept until capture end.
+  struct Hazard {
+    uint64_t graph;
+    Event alloc;          // the freed block's allocation
+    Event free;
+    Event reuse;          // seq 0 until another allocation takes the range
+    int64_t slotKey;      // shared workspace slot it backs, -1 if none
+    bool aliased;         // a weak alias made in this capture points here
+    bool reported;
+  };
+  struct Update {
+    uint64_t task;
+    bool repinned;
+  };
+
+  Event record(EventKind k, uintptr_t p, uint64_t n, uintptr_t stream,
+               uint64_t graph, int32_t layer);
+  Graph *graphById(uint64_t id);
+  Graph *activeById(uint64_t id);
+  Graph *captureOn(uintptr_t stream);
+  Graph *captureFor(uintptr_t stream, uint64_t pool);
+  bool pinnedIn(const Graph &g, uintptr_t begin, uint64_t n) const;
+  bool slotStillBacked(const Hazard &h);
+  // The live block containing p, or null.
+  const Block *ownerOf(uintptr_t p, uintptr_t *begin) const;
+  Event allocEventOf(uintptr_t begin, const Block &b) const;
+  Hazard *hazardFor(uint64_t graph, uint64_t ownerSeq);
+  void onPinnedFree(Graph &g, uintptr_t begin, const Block &b,
+                    const Event &freeEv);
+  void onReuse(uintptr_t begin, uint64_t n, const Event &allocEv, Out &out);
+  void checkPin(Graph &g, Pin &pin, const char *when, Out &out);
+  void reportHazard(Hazard &h, const char *kind, const Event &at, Out &out);
+  Violation make(const char *check, const char *kind, uint64_t graph,
+                 int32_t layer, int64_t key, uintptr_t begin, uint64_t size,
+                 std::vector<Event> sites) const;
+  void dropAliasesIfFull();
+
+  const int device_;
+  const LedgerConfig cfg_;
+  mutable std::mutex mu_;
+  uint64_t seq_ = 0;
+  NodePool blockNodes_;
+  BlockMap blocks_;
+  History history_;
+  // Few graphs, fewer active captures: linear scans beat hashing here.
+  std::vector<std::unique_ptr<Graph>> graphs_;
+  std::vector<Graph *> active_;
+  std::vector<Hazard> hazards_;
+  std::unordered_map<uintptr_t, Alias> aliases_;
+  std::unordered_map<uint64_t, uint64_t> taskGraph_; // task id -> graph id
+  std::unordered_map<uintptr_t, Update> updates_;    // stream -> update
+  std::map<std::pair<uintptr_t, uintptr_t>, uint64_t> waits_;
+};
+
+} // namespace tether::rt
+
+#endif

@@ -1,0 +1,82 @@
+// At replay or task update: a range baked into a task now owned by a live
+// block outside the graph and its pool.
+#include "ledger_fixture.h"
+
+namespace tether::rt::test {
+namespace {
+
+const std::string kTaken =
+    std::string(check::WeakRefBeforeCaptureEnd) + "/pinned-range-taken";
+constexpr uintptr_t In = 0x80000; // a static input allocated before capture
+
+TEST_F(LedgerTest, PinnedRangeTakenByEagerBlockIsReportedAtReplay) {
+  alloc(In, KB, -1, S, 0);
+  uint64_t g = begin();
+  taskGroup(In, KB, 0);
+  end();
+  L.replay(g, out);
+  EXPECT_EQ(found(), Found{});
+  free(In);             // dropped after capture...
+  alloc(In, KB, 9, S2, 0); // ...and taken by eager code
+  L.replay(g, out);
+  ASSERT_EQ(found(), Found{kTaken});
+  EXPECT_EQ(out[0].graph, g);
+  EXPECT_EQ(out[0].layer, 0);
+  EXPECT_TRUE(storyHas(out[0], EventKind::Alloc, In, 9));
+  L.replay(g, out); // reported once per pin
+  EXPECT_EQ(out.size(), 1u);
+}
+
+TEST_F(LedgerTest, RangeReusedWithinTheGraphPoolIsCleanAtReplay) {
+  uint64_t g = begin();
+  alloc(W, KB, 0);
+  taskGroup(W, KB, 0);
+  end();
+  free(W);
+  alloc(W, KB, 3, S2, Pool); // another capture sharing the pool
+  L.replay(g, out);
+  EXPECT_EQ(found(), Found{});
+}
+
+TEST_F(LedgerTest, PinnedRangeTakenIsReportedAtTaskUpdate) {
+  alloc(In, KB, -1, S, 0);
+  begin();
+  uint64_t task = taskGroup(In, KB, 0);
+  end();
+  free(In);
+  alloc(In, KB, 9, S2, 0);
+  L.taskUpdateBegin(S2, task);
+  L.taskUpdateEnd(S2, out); // the update kept the stale argument
+  ASSERT_EQ(found(), Found{kTaken});
+  EXPECT_NE(out[0].message.find("task update"), std::string::npos);
+}
+
+TEST_F(LedgerTest, TaskUpdateThatRepointsTheArgumentIsClean) {
+  alloc(In, KB, -1, S, 0);
+  uint64_t g = begin();
+  uint64_t task = taskGroup(In, KB, 0);
+  end();
+  free(In);
+  alloc(In, KB, 9, S2, 0);
+  alloc(In + 8 * KB, KB, 9, S2, 0);
+  L.taskUpdateBegin(S2, task);
+  uses(In + 8 * KB, KB, 0, 0, S2);
+  L.taskUpdateEnd(S2, out);
+  L.replay(g, out);
+  EXPECT_EQ(found(), Found{});
+}
+
+TEST_F(LedgerTest, DestroyedGraphReleasesItsPins) {
+  alloc(In, KB, -1, S, 0);
+  uint64_t g = begin();
+  taskGroup(In, KB, 0);
+  end();
+  L.graphDestroy(g);
+  free(In);
+  alloc(In, KB, 9, S2, 0);
+  L.replay(g, out);
+  EXPECT_EQ(found(), Found{});
+}
+
+} // namespace
+} // namespace tether::rt::test
