@@ -75,6 +75,14 @@ inline constexpr const char *WeakRefOfMaybeNullWarning =
 inline constexpr const char *MaybeNullSource =
     "the value may be empty because of this";
 
+// Appended by the Python frontend.
+inline constexpr const char *WorkspaceReusedUnchecked =
+    "another layer reads the slot and hands the workspace to a captured task "
+    "without a size check here";
+inline constexpr const char *WeakRefHelperConverts =
+    "'%0' converts its parameter '%1' to a weak reference without a None "
+    "check here";
+
 } // namespace tether::msg
 
 #endif

@@ -1,0 +1,244 @@
+//===- Model.h - The package model, places, summaries and facts -----------===//
+//
+// The vocabulary of the Python frontend (DESIGN.md, "A workable way to
+// reason"):
+//  - Package: the scanned modules, their imports, classes and functions.
+//  - Place: memory abstracted by where it is held: a module global, or an
+//    attribute (of `self`'s class when known, of anything otherwise). All
+//    slots of a container held in a place are that place.
+//  - Summary: what a function does to its parameters and returns, computed
+//    once (on demand, callees first).
+//  - Facts: what a function does that the capture checks judge once the
+//    capture context of the whole package is known.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TETHER_PYTHON_MODEL_H
+#define TETHER_PYTHON_MODEL_H
+
+#include "catalog/Catalog.h"
+#include "common/Finding.h"
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+#include <tree_sitter/api.h>
+
+namespace tether::python {
+
+/// A source position: module index, 0-based row and byte column.
+struct Pos {
+  int32_t Mod = -1;
+  uint32_t Row = 0, Col = 0;
+  bool valid() const { return Mod >= 0; }
+  bool operator==(const Pos &O) const {
+    return Mod == O.Mod && Row == O.Row && Col == O.Col;
+  }
+};
+
+struct Place {
+  enum KindT : uint8_t { Global, Attr } Kind;
+  int Class = -1;   ///< Attr: the class of the receiver when known.
+  std::string Name; ///< Global: "module.name"; Attr: the attribute name.
+  std::string Display;
+};
+
+/// The capture context of a statement, as far as its own function knows.
+struct Ctx {
+  int Region = -1;       ///< A capture region of this function, or -1.
+  bool Excluded = false; ///< Under a negated capture predicate.
+  int Stream = -1;       ///< Interned stream expression of a `with stream`.
+  bool operator==(const Ctx &O) const {
+    return Region == O.Region && Excluded == O.Excluded && Stream == O.Stream;
+  }
+};
+
+struct Region {
+  enum KindT : uint8_t { With, BeginEnd, Predicate } Kind;
+  Pos Begin, End; ///< End invalid when the region has no visible end.
+};
+
+struct CallFact {
+  int Callee;
+  Pos At;
+  Ctx C;
+};
+
+/// A weak reference stored into a place.
+struct WeakStoreFact {
+  int Place;
+  Pos WeakAt, StoreAt;
+  Ctx C;
+  std::string Holder; ///< The function-local strong holder of the memory.
+  Pos DiesAt;         ///< Where the holder is rebound or deleted, if seen.
+  int Helper = -1;    ///< The helper that made or stored the weak ref.
+  Pos HelperAt;
+};
+
+/// A value read from a place and handed to an operation.
+struct PlaceUseFact {
+  int Place;
+  Pos At;
+  Ctx C;
+  std::string Var; ///< The local it went through ("" when direct).
+  bool SizeChecked = false;
+  bool Shared = false; ///< Read through something other than `self`.
+};
+
+/// A weak reference handed to an operation after its holder died.
+struct DanglingUseFact {
+  Pos WeakAt, DiesAt, UseAt;
+  Ctx C;
+  std::string Holder;
+};
+
+/// A write to a workspace place.
+struct SlotWriteFact {
+  enum KindT : uint8_t { Replace, Clear, FirstFill } Kind;
+  int Place;
+  Pos At;
+  Ctx C;
+  bool Shared;       ///< Not `self`'s own attribute: every layer sees it.
+  bool ExplicitSize; ///< Allocated with a size computed from the caller.
+  Pos SizedAt;
+};
+
+/// A weak-ref conversion of an element of a place, unguarded: a finding when
+/// the place is initialised with None values somewhere in the package.
+struct DeferredNullFact {
+  int Place;
+  Pos At;
+  int Helper = -1;
+  Pos HelperAt, PassedAt;
+};
+
+struct NoneInitFact {
+  int Place;
+  Pos At;
+};
+
+struct Facts {
+  std::vector<Region> Regions;
+  std::vector<CallFact> Calls;
+  std::vector<WeakStoreFact> WeakStores;
+  std::vector<PlaceUseFact> Uses;
+  std::vector<DanglingUseFact> Danglings;
+  std::vector<SlotWriteFact> SlotWrites;
+  std::vector<DeferredNullFact> DeferredNulls;
+  std::vector<NoneInitFact> NoneInits;
+  std::unordered_set<std::string> Escaped; ///< Locals stored strongly away.
+  bool StreamSync = false;
+  Pos End; ///< Where the locals die (the function's last statement).
+};
+
+struct ParamEffect {
+  bool WeakRefs = false;  ///< Converts the parameter to a weak reference.
+  bool Unguarded = false; ///< ... without a None check.
+  Pos ConvAt;
+  bool UsedInOp = false;
+  bool Escapes = false; ///< Stored strongly somewhere, or returned.
+  struct Store {
+    int Place;
+    bool Weakened;
+    bool Whole;
+    bool Shared;
+    Pos At;
+  };
+  std::vector<Store> Stores;
+};
+
+struct Summary {
+  int ReturnsWeakOf = -1; ///< A weak-ref function of this parameter.
+  int ReturnsPlace = -1;
+  bool ReturnsWorkspace = false;
+  std::vector<ParamEffect> Params;
+};
+
+struct Function {
+  std::string QualName, Name;
+  int Mod = -1, Class = -1;
+  TSNode Node{};
+  bool ModuleBody = false;
+  bool BoundMethod = false; ///< First parameter is the instance.
+  std::vector<std::string> Params;
+  std::unordered_map<std::string, int> Nested; ///< Local def name -> fn.
+  uint8_t State = 0; ///< 0 not analysed, 1 in progress, 2 done.
+  Summary Sum;
+  Facts F;
+};
+
+struct Class {
+  std::string QualName, Name;
+  int Mod = -1;
+  TSNode Node{};
+  std::vector<std::string> BaseNames;
+  std::vector<int> Bases;
+  bool BasesResolved = false;
+  std::unordered_map<std::string, int> Methods;
+  std::vector<std::string> Fields; ///< Annotated class-level names, in order.
+};
+
+struct Module {
+  std::string Name, Path;
+  bool IsPackage = false;
+  std::string Source;
+  TSTree *Tree = nullptr;
+  std::shared_ptr<const CompiledCatalog> Cat;
+  std::unordered_map<std::string, std::string> Imports;
+  std::unordered_map<std::string, int> Functions, Classes;
+  std::unordered_map<std::string, Pos> Globals;
+  std::unordered_map<std::string, Pos> NoneGlobals;
+  std::vector<std::string> StarImports;
+  int Body = -1;
+};
+
+/// What a dotted name stands for.
+struct Resolved {
+  enum KindT : uint8_t { External, Function, Class, Global, Module } Kind =
+      External;
+  int Index = -1;
+  std::string Qual;
+};
+
+struct Package {
+  std::vector<std::unique_ptr<Module>> Modules;
+  std::vector<Function> Functions;
+  std::vector<Class> Classes;
+  std::vector<Place> Places;
+  std::unordered_map<std::string, int> ModuleByName;
+  std::unordered_map<std::string, int> PlaceIds;
+  std::unordered_map<std::string, int> Interned;
+  std::vector<std::string> Strings;
+  std::vector<Finding> Findings;
+
+  ~Package();
+  /// Index module Index: imports, definitions, module globals.
+  void index(int ModIndex);
+  Resolved resolve(int Mod, const std::string &Dotted,
+                   const std::unordered_map<std::string, std::string>
+                       *LocalImports = nullptr);
+  /// The method Name of class C or its in-tree bases, or -1.
+  int findMethod(int C, const std::string &Name, bool SkipSelf = false);
+  int placeId(Place::KindT K, int Class, const std::string &Name,
+              const std::string &Display);
+  bool samePlace(int A, int B) const;
+  int intern(const std::string &S);
+  Location loc(Pos P) const;
+  Pos pos(int Mod, TSNode N) const;
+
+private:
+  Resolved canonical(const std::string &Qual, int Depth);
+  void indexBlock(int Mod, TSNode Block, int Class, const std::string &Prefix,
+                  bool TopLevel);
+  int addFunction(int Mod, TSNode Def, int Class, const std::string &Prefix);
+  std::unordered_map<std::string, Resolved> Cache;
+};
+
+/// Module name of a file: its stem, prefixed by the packages (folders with
+/// __init__.py) it sits in.
+std::string moduleNameFor(const std::string &Path, bool &IsPackage);
+
+} // namespace tether::python
+
+#endif

@@ -1,0 +1,450 @@
+//===- Package.cpp - Modules, imports, definitions, name resolution -------===//
+#include "Model.h"
+#include "Syntax.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace tether;
+using namespace tether::python;
+
+Package::~Package() {
+  for (auto &M : Modules)
+    if (M->Tree)
+      ts_tree_delete(M->Tree);
+}
+
+std::string tether::python::moduleNameFor(const std::string &Path,
+                                          bool &IsPackage) {
+  llvm::SmallString<256> Abs(Path);
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  std::string Stem = llvm::sys::path::stem(Abs).str();
+  IsPackage = Stem == "__init__";
+  std::string Name = IsPackage ? "" : Stem;
+  llvm::SmallString<256> Dir = llvm::sys::path::parent_path(Abs);
+  for (int Depth = 0; Depth < 64 && !Dir.empty(); ++Depth) {
+    llvm::SmallString<256> Init(Dir);
+    llvm::sys::path::append(Init, "__init__.py");
+    if (!llvm::sys::fs::exists(Init))
+      break;
+    std::string Part = llvm::sys::path::filename(Dir).str();
+    Name = Name.empty() ? Part : Part + "." + Name;
+    Dir = llvm::sys::path::parent_path(Dir);
+  }
+  return Name.empty() ? Stem : Name;
+}
+
+Pos Package::pos(int Mod, TSNode N) const {
+  TSPoint P = ts_node_start_point(N);
+  Pos R;
+  R.Mod = Mod;
+  R.Row = P.row;
+  R.Col = P.column;
+  return R;
+}
+
+Location Package::loc(Pos P) const {
+  Location L;
+  if (!P.valid())
+    return L;
+  L.File = Modules[P.Mod]->Path;
+  L.Line = P.Row + 1;
+  L.Column = P.Col + 1;
+  return L;
+}
+
+int Package::intern(const std::string &S) {
+  auto [It, New] = Interned.emplace(S, (int)Strings.size());
+  if (New)
+    Strings.push_back(S);
+  return It->second;
+}
+
+int Package::placeId(Place::KindT K, int Class, const std::string &Name,
+                     const std::string &Display) {
+  std::string Key = (K == Place::Global ? "g:" : "a:") +
+                    std::to_string(Class) + ":" + Name;
+  auto [It, New] = PlaceIds.emplace(Key, (int)Places.size());
+  if (New)
+    Places.push_back(Place{K, Class, Name, Display});
+  return It->second;
+}
+
+bool Package::samePlace(int A, int B) const {
+  if (A == B)
+    return true;
+  if (A < 0 || B < 0)
+    return false;
+  const Place &X = Places[A], &Y = Places[B];
+  // An attribute of an unknown receiver may be the same as one of a known
+  // class; two known, different classes are different places.
+  return X.Kind == Place::Attr && Y.Kind == Place::Attr && X.Name == Y.Name &&
+         (X.Class < 0 || Y.Class < 0);
+}
+
+static std::string parentPackage(const std::string &Name) {
+  size_t Dot = Name.rfind('.');
+  return Dot == std::string::npos ? "" : Name.substr(0, Dot);
+}
+
+static void collectParams(TSNode Params, std::string_view Src,
+                          std::vector<std::string> &Out) {
+  const Grammar &G = Grammar::get();
+  forEachChild(Params, true, [&](TSNode P, TSFieldId) {
+    TSSymbol S = ts_node_symbol(P);
+    if (S == G.Identifier) {
+      Out.emplace_back(nodeText(P, Src));
+    } else if (S == G.DefaultParam || S == G.TypedDefaultParam) {
+      Out.emplace_back(nodeText(field(P, G.FName), Src));
+    } else if (S == G.TypedParam) {
+      TSNode In = firstNamedChild(P);
+      if (ts_node_symbol(In) == G.Identifier)
+        Out.emplace_back(nodeText(In, Src));
+      else
+        Out.push_back("*"); // *args / **kwargs: positions stop here
+    } else if (S == G.ListSplatPattern || S == G.DictSplatPattern) {
+      Out.push_back("*");
+    } else if (S != G.Comment) {
+      // keyword_separator "*" and positional_separator "/"
+      if (nodeText(P, Src) == "*")
+        Out.push_back("*");
+    }
+  });
+}
+
+int Package::addFunction(int Mod, TSNode Def, int ClassIdx,
+                         const std::string &Prefix) {
+  const Grammar &G = Grammar::get();
+  std::string_view Src = Modules[Mod]->Source;
+  Function F;
+  F.Name = std::string(nodeText(field(Def, G.FName), Src));
+  F.QualName = Prefix + "." + F.Name;
+  F.Mod = Mod;
+  F.Class = ClassIdx;
+  F.Node = Def;
+  collectParams(field(Def, G.FParameters), Src, F.Params);
+  if (ClassIdx >= 0) {
+    F.BoundMethod = true;
+    TSNode Parent = ts_node_parent(Def);
+    if (!ts_node_is_null(Parent) && ts_node_symbol(Parent) == G.DecoratedDef)
+      forEachChild(Parent, true, [&](TSNode D, TSFieldId) {
+        if (ts_node_symbol(D) == G.Decorator &&
+            nodeText(D, Src).find("staticmethod") != std::string_view::npos)
+          F.BoundMethod = false;
+      });
+  }
+  int Index = (int)Functions.size();
+  Functions.push_back(std::move(F));
+  // Nested functions: analysed on their own, callable by name from here.
+  std::string Inner = Functions[Index].QualName + ".<locals>";
+  std::vector<TSNode> Work{field(Def, G.FBody)};
+  while (!Work.empty()) {
+    TSNode B = Work.back();
+    Work.pop_back();
+    forEachChild(B, true, [&](TSNode S, TSFieldId) {
+      TSSymbol K = ts_node_symbol(S);
+      if (K == G.DecoratedDef)
+        S = field(S, G.FDefinition), K = ts_node_symbol(S);
+      if (K == G.FunctionDef) {
+        int N = addFunction(Mod, S, -1, Inner);
+        Functions[Index].Nested[Functions[N].Name] = N;
+      } else if (K == G.ClassDef || K == G.Comment) {
+        // Nested classes stay opaque.
+      } else if (K == G.Block || K == G.If || K == G.Elif || K == G.Else ||
+                 K == G.For || K == G.While || K == G.Try || K == G.Except ||
+                 K == G.Finally || K == G.With || K == G.ExceptGroup) {
+        Work.push_back(S);
+      }
+    });
+  }
+  return Index;
+}
+
+void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
+                         const std::string &Prefix, bool TopLevel) {
+  const Grammar &G = Grammar::get();
+  Module &M = *Modules[Mod];
+  std::string_view Src = M.Source;
+  forEachChild(Block, true, [&](TSNode S, TSFieldId) {
+    TSSymbol K = ts_node_symbol(S);
+    if (K == G.DecoratedDef) {
+      S = field(S, G.FDefinition);
+      K = ts_node_symbol(S);
+    }
+    if (K == G.FunctionDef) {
+      int F = addFunction(Mod, S, ClassIdx, Prefix);
+      if (ClassIdx >= 0)
+        Classes[ClassIdx].Methods[Functions[F].Name] = F;
+      else
+        M.Functions[Functions[F].Name] = F;
+      return;
+    }
+    if (K == G.ClassDef) {
+      if (ClassIdx >= 0)
+        return; // nested classes stay opaque
+      Class C;
+      C.Name = std::string(nodeText(field(S, G.FName), Src));
+      C.QualName = Prefix + "." + C.Name;
+      C.Mod = Mod;
+      C.Node = S;
+      TSNode Sup = field(S, G.FSuperclasses);
+      if (!ts_node_is_null(Sup))
+        forEachChild(Sup, true, [&](TSNode B, TSFieldId) {
+          std::string D = dottedName(B, Src);
+          if (!D.empty())
+            C.BaseNames.push_back(D);
+        });
+      int Idx = (int)Classes.size();
+      Classes.push_back(std::move(C));
+      M.Classes[Classes[Idx].Name] = Idx;
+      indexBlock(Mod, field(S, G.FBody), Idx, Classes[Idx].QualName, false);
+      return;
+    }
+    if (K == G.ExprStmt) {
+      TSNode A = firstNamedChild(S);
+      if (ts_node_is_null(A) || ts_node_symbol(A) != G.Assignment)
+        return;
+      TSNode L = field(A, G.FLeft), R = field(A, G.FRight);
+      if (ClassIdx >= 0) {
+        if (!ts_node_is_null(field(A, G.FType)) &&
+            ts_node_symbol(L) == G.Identifier)
+          Classes[ClassIdx].Fields.emplace_back(nodeText(L, Src));
+        return;
+      }
+      // Chained `a = b = value`: every target is bound to the last value.
+      std::vector<TSNode> Targets{L};
+      while (!ts_node_is_null(R) && ts_node_symbol(R) == G.Assignment) {
+        Targets.push_back(field(R, G.FLeft));
+        R = field(R, G.FRight);
+      }
+      for (TSNode T : Targets) {
+        if (ts_node_symbol(T) != G.Identifier)
+          continue;
+        std::string Name(nodeText(T, Src));
+        M.Globals.emplace(Name, pos(Mod, T));
+        if (!ts_node_is_null(R) && ts_node_symbol(R) == G.None)
+          M.NoneGlobals[Name] = pos(Mod, R);
+        else if (!ts_node_is_null(R))
+          M.NoneGlobals.erase(Name);
+      }
+      return;
+    }
+    if (ClassIdx >= 0)
+      return;
+    if (K == G.Import) {
+      forEachChild(S, true, [&](TSNode N, TSFieldId F) {
+        if (F != G.FName)
+          return;
+        if (ts_node_symbol(N) == G.AliasedImport) {
+          M.Imports[std::string(nodeText(field(N, G.FAlias), Src))] =
+              std::string(nodeText(field(N, G.FName), Src));
+        } else {
+          std::string D(nodeText(N, Src));
+          std::string Head = D.substr(0, D.find('.'));
+          M.Imports[Head] = Head;
+        }
+      });
+      return;
+    }
+    if (K == G.ImportFrom) {
+      TSNode MN = field(S, G.FModuleName);
+      std::string Base;
+      if (ts_node_symbol(MN) == G.RelativeImport) {
+        std::string Pkg = M.IsPackage ? M.Name : parentPackage(M.Name);
+        std::string Rest;
+        forEachChild(MN, true, [&](TSNode C, TSFieldId) {
+          if (ts_node_symbol(C) == G.ImportPrefix) {
+            for (size_t I = 1; I < nodeText(C, Src).size(); ++I)
+              Pkg = parentPackage(Pkg);
+          } else if (ts_node_symbol(C) == G.DottedName) {
+            Rest = std::string(nodeText(C, Src));
+          }
+        });
+        Base = Pkg.empty() ? Rest : (Rest.empty() ? Pkg : Pkg + "." + Rest);
+      } else {
+        Base = std::string(nodeText(MN, Src));
+      }
+      forEachChild(S, true, [&](TSNode N, TSFieldId F) {
+        if (ts_node_symbol(N) == G.WildcardImport) {
+          M.StarImports.push_back(Base);
+          return;
+        }
+        if (F != G.FName)
+          return;
+        if (ts_node_symbol(N) == G.AliasedImport)
+          M.Imports[std::string(nodeText(field(N, G.FAlias), Src))] =
+              Base + "." + std::string(nodeText(field(N, G.FName), Src));
+        else
+          M.Imports[std::string(nodeText(N, Src))] =
+              Base + "." + std::string(nodeText(N, Src));
+      });
+      return;
+    }
+    // Conditional imports and definitions (try/except ImportError, if
+    // TYPE_CHECKING, version checks) still define the module's names.
+    if (K == G.If || K == G.Elif || K == G.Else || K == G.Try ||
+        K == G.Except || K == G.Finally || K == G.With || K == G.Block ||
+        K == G.ExceptGroup) {
+      forEachChild(S, true, [&](TSNode C, TSFieldId) {
+        TSSymbol CK = ts_node_symbol(C);
+        if (CK == G.Block)
+          indexBlock(Mod, C, ClassIdx, Prefix, TopLevel);
+        else if (CK == G.Elif || CK == G.Else || CK == G.Except ||
+                 CK == G.Finally || CK == G.ExceptGroup)
+          indexBlock(Mod, C, ClassIdx, Prefix, TopLevel);
+      });
+    }
+  });
+}
+
+void Package::index(int Mod) {
+  Module &M = *Modules[Mod];
+  TSNode Root = ts_tree_root_node(M.Tree);
+  indexBlock(Mod, Root, -1, M.Name, true);
+  Function Body;
+  Body.Name = "<module>";
+  Body.QualName = M.Name;
+  Body.Mod = Mod;
+  Body.Node = Root;
+  Body.ModuleBody = true;
+  M.Body = (int)Functions.size();
+  Functions.push_back(std::move(Body));
+}
+
+Resolved Package::canonical(const std::string &Qual, int Depth) {
+  Resolved R;
+  R.Qual = Qual;
+  if (Depth > 8)
+    return R;
+  // The longest prefix that names a scanned module.
+  size_t Cut = Qual.size();
+  while (true) {
+    auto It = ModuleByName.find(Qual.substr(0, Cut));
+    if (It != ModuleByName.end()) {
+      Module &M = *Modules[It->second];
+      if (Cut == Qual.size()) {
+        R.Kind = Resolved::Module;
+        R.Index = It->second;
+        return R;
+      }
+      std::string Rest = Qual.substr(Cut + 1);
+      size_t Dot = Rest.find('.');
+      std::string Head = Rest.substr(0, Dot);
+      std::string Tail = Dot == std::string::npos ? "" : Rest.substr(Dot + 1);
+      auto F = M.Functions.find(Head);
+      if (F != M.Functions.end()) {
+        if (Tail.empty()) {
+          R.Kind = Resolved::Function;
+          R.Index = F->second;
+          R.Qual = Functions[F->second].QualName;
+        }
+        return R;
+      }
+      auto C = M.Classes.find(Head);
+      if (C != M.Classes.end()) {
+        R.Qual = Classes[C->second].QualName + (Tail.empty() ? "" : "." + Tail);
+        if (Tail.empty()) {
+          R.Kind = Resolved::Class;
+          R.Index = C->second;
+        } else if (Tail.find('.') == std::string::npos) {
+          int Meth = findMethod(C->second, Tail);
+          if (Meth >= 0) {
+            R.Kind = Resolved::Function;
+            R.Index = Meth;
+          }
+        }
+        return R;
+      }
+      auto I = M.Imports.find(Head);
+      if (I != M.Imports.end() && I->second != Qual.substr(0, Cut + 1 + Head.size()))
+        return canonical(I->second + (Tail.empty() ? "" : "." + Tail), Depth + 1);
+      if (M.Globals.count(Head)) {
+        if (Tail.empty()) {
+          R.Kind = Resolved::Global;
+          R.Qual = M.Name + "." + Head;
+        }
+        return R;
+      }
+      for (const std::string &Star : M.StarImports) {
+        Resolved S = canonical(Star + "." + Rest, Depth + 1);
+        if (S.Kind != Resolved::External)
+          return S;
+      }
+      return R;
+    }
+    size_t Dot = Qual.rfind('.', Cut == 0 ? 0 : Cut - 1);
+    if (Dot == std::string::npos || Cut == 0)
+      return R;
+    Cut = Dot;
+  }
+}
+
+Resolved Package::resolve(
+    int Mod, const std::string &Dotted,
+    const std::unordered_map<std::string, std::string> *LocalImports) {
+  size_t Dot = Dotted.find('.');
+  std::string Head = Dotted.substr(0, Dot);
+  std::string Tail = Dot == std::string::npos ? "" : Dotted.substr(Dot);
+  if (LocalImports) {
+    auto It = LocalImports->find(Head);
+    if (It != LocalImports->end())
+      return canonical(It->second + Tail, 0);
+  }
+  std::string Key = std::to_string(Mod) + ":" + Dotted;
+  auto C = Cache.find(Key);
+  if (C != Cache.end())
+    return C->second;
+  Module &M = *Modules[Mod];
+  Resolved R;
+  auto It = M.Imports.find(Head);
+  if (It != M.Imports.end())
+    R = canonical(It->second + Tail, 0);
+  else if (M.Functions.count(Head) || M.Classes.count(Head) ||
+           M.Globals.count(Head))
+    R = canonical(M.Name + "." + Dotted, 0);
+  else {
+    R.Qual = Dotted;
+    for (const std::string &Star : M.StarImports) {
+      Resolved S = canonical(Star + "." + Dotted, 0);
+      if (S.Kind != Resolved::External) {
+        R = S;
+        break;
+      }
+    }
+  }
+  Cache.emplace(std::move(Key), R);
+  return R;
+}
+
+int Package::findMethod(int C, const std::string &Name, bool SkipSelf) {
+  std::vector<int> Work{C};
+  std::unordered_set<int> Seen;
+  while (!Work.empty()) {
+    int K = Work.back();
+    Work.erase(Work.begin() + (Work.size() - 1));
+    if (!Seen.insert(K).second)
+      continue;
+    Class &Cl = Classes[K];
+    if (!(SkipSelf && K == C)) {
+      auto It = Cl.Methods.find(Name);
+      if (It != Cl.Methods.end())
+        return It->second;
+    }
+    if (!Cl.BasesResolved) {
+      Cl.BasesResolved = true;
+      for (const std::string &B : Cl.BaseNames) {
+        Resolved R = resolve(Cl.Mod, B);
+        if (R.Kind == Resolved::Class)
+          Classes[K].Bases.push_back(R.Index);
+      }
+    }
+    // Depth-first, left to right: close enough to the MRO for lookup.
+    const std::vector<int> &Bs = Classes[K].Bases;
+    for (auto It = Bs.rbegin(); It != Bs.rend(); ++It)
+      Work.push_back(*It);
+  }
+  return -1;
+}

@@ -1,0 +1,186 @@
+//===- Sources.cpp - Finding and reading the Python files of a scan -------===//
+#include "Sources.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <algorithm>
+#include <set>
+
+using namespace tether;
+using namespace tether::python;
+namespace fs = llvm::sys::fs;
+
+namespace {
+struct Walker {
+  Discovery &Out;
+  std::set<std::string> SeenFiles;
+  std::vector<std::string> Stack; // real paths of the directories being walked
+
+  explicit Walker(Discovery &Out) : Out(Out) {}
+
+  void problem(const std::string &Path, std::string Msg) {
+    Out.Problems.push_back({Path, std::move(Msg)});
+  }
+
+  void addFile(const std::string &Path) {
+    llvm::SmallString<256> Real;
+    std::string Key = fs::real_path(Path, Real) ? Path : std::string(Real);
+    if (SeenFiles.insert(Key).second)
+      Out.Files.push_back(Path);
+  }
+
+  void walkDir(const std::string &Dir, bool Explicit) {
+    llvm::SmallString<256> Real;
+    if (std::error_code EC = fs::real_path(Dir, Real)) {
+      problem(Dir, "cannot resolve directory: " + EC.message());
+      return;
+    }
+    std::string R(Real);
+    if (std::find(Stack.begin(), Stack.end(), R) != Stack.end()) {
+      problem(Dir, "symlink loop: this directory leads back to '" + R +
+                       "'; not followed");
+      return;
+    }
+    Stack.push_back(R);
+    std::error_code EC;
+    std::vector<std::string> Entries;
+    for (fs::directory_iterator It(Dir, EC, /*follow_symlinks=*/false), End;
+         It != End && !EC; It.increment(EC))
+      Entries.push_back(It->path());
+    if (EC)
+      problem(Dir, "cannot list directory: " + EC.message());
+    std::sort(Entries.begin(), Entries.end());
+    size_t Before = Out.Files.size();
+    for (const std::string &E : Entries) {
+      llvm::StringRef Name = llvm::sys::path::filename(E);
+      fs::file_status St;
+      if (std::error_code SEC = fs::status(E, St, /*follow=*/true)) {
+        // Dangling links and self-referencing links (ELOOP) land here; only
+        // report them when they would have been Python sources or folders.
+        if (Name.ends_with(".py") || !Name.contains('.'))
+          problem(E, "cannot read: " + SEC.message());
+        continue;
+      }
+      if (fs::is_directory(St)) {
+        if (Name.starts_with(".") || Name == "__pycache__")
+          continue;
+        walkDir(E, false);
+      } else if (Name.ends_with(".py")) {
+        addFile(E);
+      }
+    }
+    if (Explicit && Out.Files.size() == Before)
+      problem(Dir, "no Python files found");
+    Stack.pop_back();
+  }
+};
+} // namespace
+
+Discovery tether::python::discover(const std::vector<std::string> &Paths) {
+  Discovery D;
+  Walker W(D);
+  for (const std::string &P : Paths) {
+    fs::file_status St;
+    if (std::error_code EC = fs::status(P, St, /*follow=*/true)) {
+      W.problem(P, "cannot read: " + EC.message());
+      continue;
+    }
+    if (fs::is_directory(St))
+      W.walkDir(P, true);
+    else
+      W.addFile(P); // named explicitly: analysed whatever its suffix
+  }
+  return D;
+}
+
+/// The PEP 263 declaration in the first two lines, lower-cased ("" if none).
+static std::string codingCookie(llvm::StringRef Text) {
+  for (int Line = 0; Line < 2 && !Text.empty(); ++Line) {
+    auto [L, Rest] = Text.split('\n');
+    Text = Rest;
+    llvm::StringRef T = L.ltrim();
+    if (!T.starts_with("#"))
+      continue;
+    size_t At = T.find("coding");
+    if (At == llvm::StringRef::npos || At + 6 >= T.size() ||
+        (T[At + 6] != ':' && T[At + 6] != '='))
+      continue;
+    llvm::StringRef Name = T.drop_front(At + 7).ltrim();
+    Name = Name.take_while(
+        [](char C) { return isalnum((unsigned char)C) || C == '-' || C == '_' || C == '.'; });
+    return Name.lower();
+  }
+  return {};
+}
+
+bool tether::python::readSource(const std::string &Path, std::string &Text,
+                                std::string &Problem) {
+  fs::file_status St;
+  if (std::error_code EC = fs::status(Path, St, /*follow=*/true)) {
+    Problem = "cannot read: " + EC.message();
+    return false;
+  }
+  if (!fs::is_regular_file(St)) {
+    Problem = fs::is_directory(St) ? "is a directory, not a Python file"
+                                   : "not a regular file; skipped";
+    return false;
+  }
+  if (St.getSize() > MaxSourceBytes) {
+    Problem = "file is " + std::to_string(St.getSize() >> 20) +
+              " MiB, over the " + std::to_string(MaxSourceBytes >> 20) +
+              " MiB limit for Python sources; skipped";
+    return false;
+  }
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!Buf) {
+    Problem = "cannot read: " + Buf.getError().message();
+    return false;
+  }
+  llvm::StringRef Data = (*Buf)->getBuffer();
+  if (Data.size() > MaxSourceBytes) {
+    Problem = "file is over the " + std::to_string(MaxSourceBytes >> 20) +
+              " MiB limit for Python sources; skipped";
+    return false;
+  }
+  if (Data.contains('\0')) {
+    Problem = "binary file (contains NUL bytes); not Python source";
+    return false;
+  }
+  if (Data.starts_with("\xEF\xBB\xBF"))
+    Data = Data.drop_front(3);
+  const llvm::UTF8 *B = reinterpret_cast<const llvm::UTF8 *>(Data.data());
+  if (llvm::isLegalUTF8String(&B, B + Data.size())) {
+    Text.assign(Data.data(), Data.size());
+    return true;
+  }
+  std::string Cookie = codingCookie(Data);
+  if (Cookie == "latin-1" || Cookie == "latin1" || Cookie == "iso-8859-1" ||
+      Cookie == "iso8859-1" || Cookie == "l1") {
+    Text.clear();
+    Text.reserve(Data.size() + Data.size() / 8);
+    for (unsigned char C : Data) {
+      if (C < 0x80) {
+        Text.push_back((char)C);
+      } else {
+        Text.push_back((char)(0xC0 | (C >> 6)));
+        Text.push_back((char)(0x80 | (C & 0x3F)));
+      }
+    }
+    return true;
+  }
+  size_t Bad = (const char *)B - Data.data();
+  unsigned Line = 1 + (unsigned)Data.take_front(Bad).count('\n');
+  char Hex[8];
+  snprintf(Hex, sizeof Hex, "0x%02X", (unsigned char)Data[Bad]);
+  Problem = "not valid UTF-8 (byte " + std::string(Hex) + " on line " +
+            std::to_string(Line) + ")" +
+            (Cookie.empty() ? std::string("")
+                            : " and its coding '" + Cookie +
+                                  "' is not supported") +
+            "; skipped";
+  return false;
+}

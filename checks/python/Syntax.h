@@ -1,0 +1,88 @@
+//===- Syntax.h - tree-sitter-python: symbols, fields, node helpers -------===//
+//
+// The one place that knows the grammar's spelling. Node kinds and fields are
+// looked up once as integers, so the analysis compares numbers, not strings.
+// Children are visited with a tree cursor: ts_node_child(i) rescans from the
+// first child and would make long modules quadratic.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TETHER_PYTHON_SYNTAX_H
+#define TETHER_PYTHON_SYNTAX_H
+
+#include <string>
+#include <string_view>
+#include <tree_sitter/api.h>
+
+extern "C" const TSLanguage *tree_sitter_python(void);
+
+namespace tether::python {
+
+struct Grammar {
+  // Statements and definitions.
+  TSSymbol Module, Block, FunctionDef, ClassDef, DecoratedDef, ExprStmt,
+      Assignment, AugAssignment, Return, Delete, If, Elif, Else, For, While,
+      Try, Except, ExceptGroup, Finally, With, WithClause, WithItem, Global,
+      Import, ImportFrom, FutureImport, Assert, Raise, Break, Continue,
+      PrintStmt, ExecStmt, Match;
+  // Expressions.
+  TSSymbol Call, Attribute, Subscript, Identifier, KeywordArgument,
+      ArgumentList, GeneratorExpr, ListComp, SetComp, DictComp, ForIn, IfClause,
+      Dictionary, Pair, List, Tuple, ExpressionList, PatternList, TuplePattern,
+      ListPattern, Parenthesized, Comparison, BooleanOp, NotOp, None, True,
+      False, Conditional, NamedExpr, AsPattern, AsPatternTarget, String,
+      Comment, Await, Lambda, ListSplat, DictSplat, DottedName, RelativeImport,
+      ImportPrefix, AliasedImport, WildcardImport, Parameters, TypedParam,
+      DefaultParam, TypedDefaultParam, ListSplatPattern, DictSplatPattern,
+      Decorator, Yield, Type, Integer;
+  // Fields.
+  TSFieldId FName, FBody, FParameters, FLeft, FRight, FFunction, FArguments,
+      FObject, FAttribute, FCondition, FConsequence, FAlternative, FValue,
+      FKey, FSubscript, FSuperclasses, FDefinition, FModuleName, FAlias,
+      FArgument, FOperator, FType;
+
+  static const Grammar &get();
+  const TSLanguage *Lang;
+};
+
+inline std::string_view nodeText(TSNode N, std::string_view Src) {
+  uint32_t B = ts_node_start_byte(N), E = ts_node_end_byte(N);
+  if (E > Src.size() || B > E)
+    return {};
+  return Src.substr(B, E - B);
+}
+
+inline TSNode field(TSNode N, TSFieldId F) {
+  return ts_node_child_by_field_id(N, F);
+}
+
+/// Visit the children of N in order (named only when NamedOnly).
+template <typename Fn> void forEachChild(TSNode N, bool NamedOnly, Fn &&F) {
+  if (ts_node_child_count(N) == 0)
+    return;
+  TSTreeCursor C = ts_tree_cursor_new(N);
+  if (ts_tree_cursor_goto_first_child(&C)) {
+    do {
+      TSNode Ch = ts_tree_cursor_current_node(&C);
+      if (!NamedOnly || ts_node_is_named(Ch))
+        F(Ch, ts_tree_cursor_current_field_id(&C));
+    } while (ts_tree_cursor_goto_next_sibling(&C));
+  }
+  ts_tree_cursor_delete(&C);
+}
+
+/// First named child (of any field), or a null node.
+TSNode firstNamedChild(TSNode N);
+/// Skip parentheses: ((x)) -> x.
+TSNode stripParens(TSNode N);
+
+/// A dotted name for identifier / attribute chains ("torch.npu.graph"),
+/// empty when N is not such a chain. getattr(x, "a") reads as "x.a".
+std::string dottedName(TSNode N, std::string_view Src);
+
+/// The source text with runs of whitespace removed: a key for comparing
+/// expressions written the same way ("a[k]" == "a[ k ]").
+std::string exprKey(TSNode N, std::string_view Src);
+
+} // namespace tether::python
+
+#endif

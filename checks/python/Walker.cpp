@@ -1,0 +1,1809 @@
+//===- Walker.cpp - Flow-sensitive walk of one function -------------------===//
+#include "Walker.h"
+#include "Syntax.h"
+#include "common/Messages.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSwitch.h"
+#include <algorithm>
+
+using namespace tether;
+using namespace tether::python;
+
+namespace {
+
+/// What the walk knows about one value.
+struct AVal {
+  uint8_t Weak = 0; ///< 0 strong, 1 maybe a weak ref, 2 a weak ref.
+  Pos WeakAt;       ///< The (first) conversion.
+  int WeakOfParam = -1;
+  std::string Holder; ///< The local that strongly holds the memory.
+  bool Fresh = false; ///< Made here (an op's result), owned by locals only.
+  int Param = -1;     ///< Is parameter i (not weakened).
+  int Place = -1;     ///< Read from this place (whole or one slot).
+  bool Elem = false;
+  bool ViaSelf = false;
+  int NullPlace = -1; ///< A slot of this place, not checked for None.
+  bool MaybeNone = false;
+  Pos NoneAt;
+  bool NoneLiteral = false;
+  bool NoneDict = false; ///< A dict some of whose values are None.
+  Pos NoneDictAt;
+  bool Workspace = false, ExplicitSize = false;
+  Pos SizedAt;
+  int8_t PredT = 0, PredF = 0; ///< Capture predicate when true / false.
+  Pos HolderDiesAt;
+  int Instance = -1; ///< An instance of this in-tree class.
+  int FuncRef = -1;
+};
+
+AVal joinVal(const AVal &A, const AVal &B) {
+  AVal R = A;
+  R.Weak = (A.Weak == 2 && B.Weak == 2) ? 2 : (A.Weak || B.Weak ? 1 : 0);
+  if (!A.Weak)
+    R.WeakAt = B.WeakAt;
+  if (A.WeakOfParam != B.WeakOfParam)
+    R.WeakOfParam = -1;
+  if (A.Holder != B.Holder)
+    R.Holder = A.Holder.empty() ? B.Holder : A.Holder;
+  R.Fresh = A.Fresh && B.Fresh;
+  if (A.Param != B.Param)
+    R.Param = -1;
+  if (A.Place != B.Place)
+    R.Place = A.Place >= 0 ? A.Place : B.Place;
+  R.NullPlace = A.NullPlace >= 0 ? A.NullPlace : B.NullPlace;
+  R.MaybeNone = A.MaybeNone || B.MaybeNone;
+  if (!A.MaybeNone)
+    R.NoneAt = B.NoneAt;
+  R.NoneLiteral = A.NoneLiteral && B.NoneLiteral;
+  R.NoneDict = A.NoneDict || B.NoneDict;
+  if (!A.NoneDict)
+    R.NoneDictAt = B.NoneDictAt;
+  R.Workspace = A.Workspace || B.Workspace;
+  R.ExplicitSize = A.ExplicitSize || B.ExplicitSize;
+  if (!A.ExplicitSize)
+    R.SizedAt = B.SizedAt;
+  R.PredT = A.PredT == B.PredT ? A.PredT : 0;
+  R.PredF = A.PredF == B.PredF ? A.PredF : 0;
+  if (!A.HolderDiesAt.valid())
+    R.HolderDiesAt = B.HolderDiesAt;
+  if (A.Instance != B.Instance)
+    R.Instance = -1;
+  if (A.FuncRef != B.FuncRef)
+    R.FuncRef = -1;
+  return R;
+}
+
+struct Env {
+  std::unordered_map<std::string, AVal> Vars;
+  std::unordered_set<std::string> NotNone; ///< Expressions checked not None.
+  std::vector<int> Empty; ///< Places whose slot is known empty here.
+  Ctx C;
+  bool Dead = false;
+};
+
+Env joinEnv(const Env &A, const Env &B, const Ctx &Fallback) {
+  if (A.Dead)
+    return B;
+  if (B.Dead)
+    return A;
+  Env R;
+  for (const auto &[K, V] : A.Vars) {
+    auto It = B.Vars.find(K);
+    if (It != B.Vars.end()) {
+      R.Vars.emplace(K, joinVal(V, It->second));
+    } else {
+      AVal D = V;
+      D.Weak = D.Weak ? 1 : 0;
+      R.Vars.emplace(K, D);
+    }
+  }
+  for (const auto &[K, V] : B.Vars)
+    if (!A.Vars.count(K)) {
+      AVal D = V;
+      D.Weak = D.Weak ? 1 : 0;
+      R.Vars.emplace(K, D);
+    }
+  for (const std::string &K : A.NotNone)
+    if (B.NotNone.count(K))
+      R.NotNone.insert(K);
+  for (int P : A.Empty)
+    if (std::find(B.Empty.begin(), B.Empty.end(), P) != B.Empty.end())
+      R.Empty.push_back(P);
+  R.C = A.C == B.C ? A.C : Fallback;
+  return R;
+}
+
+/// What a condition tells when it is true / false.
+struct Cond {
+  int8_t PredT = 0, PredF = 0;
+  std::vector<std::string> NotNoneT, NotNoneF;
+  std::vector<int> EmptyT, EmptyF;
+  std::vector<std::string> SizeVars;
+};
+
+template <typename T> std::vector<T> unite(std::vector<T> A, const std::vector<T> &B) {
+  A.insert(A.end(), B.begin(), B.end());
+  return A;
+}
+template <typename T> std::vector<T> meet(const std::vector<T> &A, const std::vector<T> &B) {
+  std::vector<T> R;
+  for (const T &X : A)
+    if (std::find(B.begin(), B.end(), X) != B.end())
+      R.push_back(X);
+  return R;
+}
+
+bool isNonOpBuiltin(llvm::StringRef N) {
+  return llvm::StringSwitch<bool>(N)
+      .Cases("len", "isinstance", "issubclass", "print", "getattr", "setattr",
+             "hasattr", "id", "type", true)
+      .Cases("str", "int", "float", "bool", "repr", "range", "enumerate",
+             "zip", "list", true)
+      .Cases("tuple", "dict", "set", "frozenset", "sorted", "reversed", "min",
+             "max", "sum", true)
+      .Cases("any", "all", "iter", "next", "hash", "format", "super",
+             "callable", "vars", true)
+      .Cases("abs", "round", "map", "filter", "divmod", "delattr", true)
+      .Default(false);
+}
+
+bool isContainerMethod(llvm::StringRef N) {
+  return llvm::StringSwitch<bool>(N)
+      .Cases("append", "extend", "insert", "add", "get", "setdefault", "pop",
+             "popitem", "update", true)
+      .Cases("items", "keys", "values", "clear", "remove", "discard", "copy",
+             "index", "count", true)
+      .Default(false);
+}
+
+bool isAllocation(llvm::StringRef Last) {
+  return llvm::StringSwitch<bool>(Last)
+      .Cases("empty", "zeros", "ones", "full", "empty_strided", "new_empty",
+             "new_zeros", "new_ones", "new_full", true)
+      .Default(false);
+}
+
+class FnWalker {
+public:
+  FnWalker(Package &P, int FnIdx, unsigned Depth)
+      : P(P), FnIdx(FnIdx), Depth(Depth), Mod(P.Functions[FnIdx].Mod),
+        M(*P.Modules[Mod]), Src(M.Source), Cat(*M.Cat) {}
+
+  void run();
+
+private:
+  Package &P;
+  int FnIdx;
+  unsigned Depth;
+  int Mod;
+  Module &M;
+  std::string_view Src;
+  const CompiledCatalog &Cat;
+  const Grammar &G = Grammar::get();
+  Env E;
+  std::string SelfName;
+  std::unordered_map<std::string, std::string> LocalImports;
+  std::unordered_set<std::string> GlobalDecl;
+  std::unordered_set<std::string> SizeChecked;
+  std::vector<std::pair<size_t, std::string>> OpenStores;
+  // Return summary.
+  int RetWeakParam = -1;
+  bool RetOther = false;
+  int RetPlace = -1;
+  bool RetPlaceMixed = false;
+  bool RetWorkspace = false;
+
+  Function &fn() { return P.Functions[FnIdx]; }
+  Facts &facts() { return P.Functions[FnIdx].F; }
+  Summary &sum() { return P.Functions[FnIdx].Sum; }
+  Pos pos(TSNode N) const { return P.pos(Mod, N); }
+  TSSymbol kind(TSNode N) const { return ts_node_symbol(N); }
+  std::string text(TSNode N) const { return std::string(nodeText(N, Src)); }
+  bool isNull(TSNode N) const { return ts_node_is_null(N); }
+
+  ParamEffect &param(int I) {
+    if ((int)sum().Params.size() <= I)
+      sum().Params.resize(I + 1);
+    return sum().Params[I];
+  }
+
+  // --- statements -----------------------------------------------------
+  void walkBlock(TSNode Block);
+  void walkStmt(TSNode S, TSNode Next);
+  void walkIfChain(TSNode CondN, TSNode Conseq, const std::vector<TSNode> &Alts,
+                   size_t AltIdx);
+  void walkFor(TSNode S);
+  void walkWhile(TSNode S);
+  void walkTry(TSNode S);
+  void walkWith(TSNode S, TSNode Next);
+  void walkReturn(TSNode S);
+  void walkDelete(TSNode S);
+  void walkImport(TSNode S);
+  Ctx branchCtx(const Ctx &Base, int8_t Pred, TSNode At);
+
+  // --- expressions ----------------------------------------------------
+  AVal eval(TSNode N);
+  AVal evalName(TSNode N);
+  AVal evalAttribute(TSNode N);
+  AVal evalSubscript(TSNode N);
+  AVal evalCall(TSNode N);
+  AVal evalComprehension(TSNode N);
+  Cond evalCond(TSNode N);
+  void applyCond(const Cond &C, bool Truth);
+
+  // --- effects --------------------------------------------------------
+  void assign(TSNode Target, const AVal &V, TSNode ValueNode);
+  void assignName(const std::string &Name, AVal V, TSNode At);
+  void bindIter(TSNode Target, TSNode Iter, const AVal &IterV);
+  void kill(const std::string &Name, Pos At);
+  void storePlace(int Place, const AVal &V, Pos At, bool Whole, bool Shared,
+                  int Helper = -1, Pos HelperAt = Pos());
+  void clearPlace(int Place, Pos At, bool Shared);
+  AVal convert(const AVal &Arg, TSNode ArgNode, Pos At, int Helper,
+               Pos HelperAt, bool Report, TSNode CallNode);
+  void useInOp(const AVal &V, TSNode ArgNode);
+  bool guarded(TSNode N) const {
+    return E.NotNone.count(exprKey(N, Src)) != 0;
+  }
+  bool isWorkspacePlace(int Place) const {
+    std::string Name = llvm::StringRef(P.Places[Place].Name).lower();
+    std::string Short = Name.substr(Name.rfind('.') + 1);
+    return Cat.WorkspaceNames.matches(Short) || Cat.WorkspaceNames.matches(Name);
+  }
+  int attrPlace(TSNode Obj, const std::string &Attr, const AVal &ObjV,
+                const std::string &Display, bool &ViaSelf);
+  Resolved resolveDotted(const std::string &D) {
+    return P.resolve(Mod, D, LocalImports.empty() ? nullptr : &LocalImports);
+  }
+  bool isLocal(const std::string &Name) const {
+    return E.Vars.count(Name) != 0 && !GlobalDecl.count(Name);
+  }
+  void report(const char *Check, const std::string &Message, Pos At,
+              std::vector<Note> Notes, std::vector<FixIt> Fixes = {}) {
+    Finding F;
+    F.Check = Check;
+    F.Loc = P.loc(At);
+    F.Message = Message;
+    F.Notes = std::move(Notes);
+    F.Fixes = std::move(Fixes);
+    P.Findings.push_back(std::move(F));
+  }
+  Note note(Pos At, std::string Msg) const { return Note{P.loc(At), std::move(Msg)}; }
+};
+
+std::string fill(const char *Fmt, const std::string &A0,
+                 const std::string &A1 = "") {
+  std::string S = Fmt;
+  size_t I;
+  while ((I = S.find("%0")) != std::string::npos)
+    S.replace(I, 2, A0);
+  while ((I = S.find("%1")) != std::string::npos)
+    S.replace(I, 2, A1);
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+void FnWalker::run() {
+  Function &F = fn();
+  TSNode Body = F.ModuleBody ? F.Node : field(F.Node, G.FBody);
+  if (!F.ModuleBody) {
+    for (size_t I = 0; I < F.Params.size(); ++I) {
+      if (F.Params[I] == "*")
+        continue;
+      AVal V;
+      if (I == 0 && F.BoundMethod) {
+        SelfName = F.Params[0];
+        if (F.Class >= 0)
+          V.Instance = F.Class;
+      } else {
+        V.Param = (int)I;
+      }
+      E.Vars[F.Params[I]] = V;
+    }
+    for (const auto &[Name, Idx] : F.Nested) {
+      AVal V;
+      V.FuncRef = Idx;
+      E.Vars[Name] = V;
+    }
+  }
+  // Where locals die: the function's last statement.
+  TSNode Last{};
+  forEachChild(Body, true, [&](TSNode S, TSFieldId) {
+    if (kind(S) != G.Comment)
+      Last = S;
+  });
+  facts().End = isNull(Last) ? pos(Body) : pos(Last);
+  walkBlock(Body);
+  for (PlaceUseFact &U : facts().Uses)
+    if (!U.Var.empty() && SizeChecked.count(U.Var))
+      U.SizeChecked = true;
+  Summary &S = sum();
+  if (RetWeakParam >= 0 && !RetOther)
+    S.ReturnsWeakOf = RetWeakParam;
+  if (RetPlace >= 0 && !RetPlaceMixed)
+    S.ReturnsPlace = RetPlace;
+  S.ReturnsWorkspace = RetWorkspace;
+}
+
+void FnWalker::walkBlock(TSNode Block) {
+  std::vector<TSNode> Stmts;
+  forEachChild(Block, true, [&](TSNode S, TSFieldId) {
+    if (kind(S) != G.Comment)
+      Stmts.push_back(S);
+  });
+  for (size_t I = 0; I < Stmts.size(); ++I) {
+    if (E.Dead)
+      return;
+    walkStmt(Stmts[I], I + 1 < Stmts.size() ? Stmts[I + 1] : TSNode{});
+  }
+}
+
+Ctx FnWalker::branchCtx(const Ctx &Base, int8_t Pred, TSNode At) {
+  Ctx C = Base;
+  if (Pred > 0) {
+    if (Base.Region < 0 || Base.Excluded) {
+      Region R;
+      R.Kind = Region::Predicate;
+      R.Begin = pos(At);
+      facts().Regions.push_back(R);
+      C.Region = (int)facts().Regions.size() - 1;
+    }
+    C.Excluded = false;
+  } else if (Pred < 0) {
+    C.Excluded = true;
+  }
+  return C;
+}
+
+void FnWalker::walkStmt(TSNode S, TSNode Next) {
+  TSSymbol K = kind(S);
+  if (K == G.ExprStmt) {
+    forEachChild(S, true, [&](TSNode X, TSFieldId) {
+      if (kind(X) == G.Comment)
+        return;
+      if (kind(X) == G.Assignment || kind(X) == G.AugAssignment) {
+        eval(X);
+        return;
+      }
+      AVal V = eval(X);
+      (void)V;
+      // capture_begin()/capture_end() open and close a region.
+      TSNode Call = stripParens(X);
+      if (kind(Call) != G.Call)
+        return;
+      std::string D = dottedName(field(Call, G.FFunction), Src);
+      if (D.empty())
+        return;
+      std::string Q = resolveDotted(D).Qual;
+      if (Cat.CaptureBegins.matches(Q) || Cat.CaptureBegins.matches(D)) {
+        Region R;
+        R.Kind = Region::BeginEnd;
+        R.Begin = pos(Call);
+        facts().Regions.push_back(R);
+        E.C.Region = (int)facts().Regions.size() - 1;
+        E.C.Excluded = false;
+      } else if ((Cat.CaptureEnds.matches(Q) || Cat.CaptureEnds.matches(D)) &&
+                 E.C.Region >= 0 &&
+                 facts().Regions[E.C.Region].Kind == Region::BeginEnd) {
+        facts().Regions[E.C.Region].End = pos(Call);
+        E.C.Region = -1;
+      }
+    });
+    return;
+  }
+  if (K == G.If) {
+    std::vector<TSNode> Alts;
+    forEachChild(S, true, [&](TSNode C, TSFieldId F) {
+      if (F == G.FAlternative)
+        Alts.push_back(C);
+    });
+    walkIfChain(field(S, G.FCondition), field(S, G.FConsequence), Alts, 0);
+    return;
+  }
+  if (K == G.For)
+    return walkFor(S);
+  if (K == G.While)
+    return walkWhile(S);
+  if (K == G.Try)
+    return walkTry(S);
+  if (K == G.With)
+    return walkWith(S, Next);
+  if (K == G.Return)
+    return walkReturn(S);
+  if (K == G.Delete)
+    return walkDelete(S);
+  if (K == G.Raise) {
+    forEachChild(S, true, [&](TSNode X, TSFieldId) { eval(X); });
+    E.Dead = true;
+    return;
+  }
+  if (K == G.Break || K == G.Continue) {
+    E.Dead = true;
+    return;
+  }
+  if (K == G.Global) {
+    forEachChild(S, true, [&](TSNode X, TSFieldId) {
+      if (kind(X) == G.Identifier)
+        GlobalDecl.insert(text(X));
+    });
+    return;
+  }
+  if (K == G.Import || K == G.ImportFrom) {
+    if (!fn().ModuleBody)
+      walkImport(S);
+    return;
+  }
+  if (K == G.Assert) {
+    TSNode C = firstNamedChild(S);
+    if (!isNull(C))
+      applyCond(evalCond(C), true);
+    return;
+  }
+  if (K == G.FunctionDef || K == G.ClassDef || K == G.DecoratedDef)
+    return; // analysed on their own
+  if (K == G.Match) {
+    Env Pre = E, Out = E;
+    Out.Dead = true;
+    std::vector<TSNode> Blocks{S};
+    while (!Blocks.empty()) {
+      TSNode B = Blocks.back();
+      Blocks.pop_back();
+      forEachChild(B, true, [&](TSNode C, TSFieldId) {
+        if (kind(C) == G.Block) {
+          E = Pre;
+          walkBlock(C);
+          Out = joinEnv(Out, E, Pre.C);
+        } else if (kind(C) != G.Comment) {
+          Blocks.push_back(C);
+        }
+      });
+    }
+    Out = joinEnv(Out, Pre, Pre.C);
+    E = Out;
+    return;
+  }
+  // Anything else (pass, print/exec of old code, type aliases): evaluate
+  // sub-expressions for their calls.
+  forEachChild(S, true, [&](TSNode X, TSFieldId) {
+    if (kind(X) != G.Block && kind(X) != G.Comment)
+      eval(X);
+  });
+}
+
+void FnWalker::walkIfChain(TSNode CondN, TSNode Conseq,
+                           const std::vector<TSNode> &Alts, size_t AltIdx) {
+  Cond C = evalCond(CondN);
+  Env Pre = E;
+  Ctx Base = E.C;
+  applyCond(C, true);
+  E.C = branchCtx(Base, C.PredT, CondN);
+  Ctx TrueCtx = E.C;
+  walkBlock(Conseq);
+  Env OutT = E;
+  if (!OutT.Dead && OutT.C == TrueCtx)
+    OutT.C = Base;
+  E = Pre;
+  applyCond(C, false);
+  E.C = branchCtx(Base, C.PredF, CondN);
+  Ctx FalseCtx = E.C;
+  if (AltIdx < Alts.size()) {
+    TSNode A = Alts[AltIdx];
+    if (kind(A) == G.Elif)
+      walkIfChain(field(A, G.FCondition), field(A, G.FConsequence), Alts,
+                  AltIdx + 1);
+    else
+      walkBlock(field(A, G.FBody));
+  }
+  Env OutF = E;
+  // A branch that falls through leaves its predicate region; one that
+  // cannot (an early return under `if not capturing`) hands its context on.
+  if (!OutF.Dead && !OutT.Dead && OutF.C == FalseCtx)
+    OutF.C = Base;
+  E = joinEnv(OutT, OutF, Base);
+}
+
+void FnWalker::bindIter(TSNode Target, TSNode Iter, const AVal &IterV) {
+  // for k, v in P.items() / for v in P.values(): v is a slot of P.
+  AVal Elem;
+  bool ValuesOf = false, ItemsOf = false;
+  TSNode I = stripParens(Iter);
+  if (kind(I) == G.Call) {
+    TSNode F = field(I, G.FFunction);
+    if (kind(F) == G.Attribute) {
+      std::string A = text(field(F, G.FAttribute));
+      ValuesOf = A == "values";
+      ItemsOf = A == "items";
+    }
+  }
+  if (IterV.Place >= 0) {
+    Elem.Place = IterV.Place;
+    Elem.Elem = true;
+    Elem.ViaSelf = IterV.ViaSelf;
+    if (ValuesOf || ItemsOf)
+      Elem.NullPlace = IterV.Place;
+  }
+  TSNode T = stripParens(Target);
+  TSSymbol K = kind(T);
+  if (ItemsOf && (K == G.PatternList || K == G.TuplePattern ||
+                  K == G.Tuple || K == G.ListPattern)) {
+    std::vector<TSNode> Parts;
+    forEachChild(T, true, [&](TSNode C, TSFieldId) {
+      if (kind(C) != G.Comment)
+        Parts.push_back(C);
+    });
+    for (size_t J = 0; J < Parts.size(); ++J)
+      assign(Parts[J], J == 1 ? Elem : AVal(), TSNode{});
+    return;
+  }
+  if (ValuesOf || (!ItemsOf && IterV.Place >= 0)) {
+    assign(Target, Elem, TSNode{});
+    return;
+  }
+  assign(Target, AVal(), TSNode{});
+}
+
+void FnWalker::walkFor(TSNode S) {
+  TSNode Iter = field(S, G.FRight);
+  AVal IV = eval(Iter);
+  Env Pre = E;
+  bindIter(field(S, G.FLeft), Iter, IV);
+  walkBlock(field(S, G.FBody));
+  E = joinEnv(Pre, E, Pre.C);
+  TSNode Else = field(S, G.FAlternative);
+  if (!isNull(Else))
+    walkBlock(field(Else, G.FBody));
+}
+
+void FnWalker::walkWhile(TSNode S) {
+  Cond C = evalCond(field(S, G.FCondition));
+  Env Pre = E;
+  applyCond(C, true);
+  walkBlock(field(S, G.FBody));
+  E = joinEnv(Pre, E, Pre.C);
+  TSNode Else = field(S, G.FAlternative);
+  if (!isNull(Else))
+    walkBlock(field(Else, G.FBody));
+}
+
+void FnWalker::walkTry(TSNode S) {
+  Env Pre = E;
+  walkBlock(field(S, G.FBody));
+  Env AfterBody = E;
+  Env Out = AfterBody;
+  TSNode Finally{};
+  forEachChild(S, true, [&](TSNode C, TSFieldId) {
+    TSSymbol K = kind(C);
+    if (K == G.Except || K == G.ExceptGroup) {
+      E = joinEnv(Pre, AfterBody, Pre.C);
+      forEachChild(C, true, [&](TSNode X, TSFieldId) {
+        if (kind(X) == G.Block)
+          walkBlock(X);
+      });
+      Out = joinEnv(Out, E, Pre.C);
+    } else if (K == G.Else) {
+      E = AfterBody;
+      walkBlock(field(C, G.FBody));
+      Out = joinEnv(Out, E, Pre.C);
+    } else if (K == G.Finally) {
+      Finally = C;
+    }
+  });
+  E = Out;
+  if (!isNull(Finally)) {
+    bool WasDead = E.Dead;
+    if (WasDead)
+      E = Pre; // the finally block runs on the way out, too
+    forEachChild(Finally, true, [&](TSNode X, TSFieldId) {
+      if (kind(X) == G.Block)
+        walkBlock(X);
+    });
+    if (WasDead)
+      E.Dead = true;
+  }
+}
+
+void FnWalker::walkWith(TSNode S, TSNode Next) {
+  Ctx Saved = E.C;
+  int Opened = -1;
+  forEachChild(S, true, [&](TSNode Clause, TSFieldId) {
+    if (kind(Clause) != G.WithClause)
+      return;
+    forEachChild(Clause, true, [&](TSNode Item, TSFieldId) {
+      if (kind(Item) != G.WithItem)
+        return;
+      TSNode V = field(Item, G.FValue);
+      TSNode Alias{};
+      if (kind(V) == G.AsPattern) {
+        Alias = field(V, G.FAlias);
+        V = firstNamedChild(V);
+      }
+      V = stripParens(V);
+      AVal Val = eval(V);
+      if (kind(V) == G.Call) {
+        std::string D = dottedName(field(V, G.FFunction), Src);
+        std::string Q = D.empty() ? "" : resolveDotted(D).Qual;
+        if (!D.empty() && (Cat.CaptureContexts.matches(Q))) {
+          Region R;
+          R.Kind = Region::With;
+          R.Begin = pos(S);
+          facts().Regions.push_back(R);
+          Opened = (int)facts().Regions.size() - 1;
+          E.C.Region = Opened;
+          E.C.Excluded = false;
+        } else if (!D.empty() && Cat.StreamSwitches.matches(Q)) {
+          TSNode Args = field(V, G.FArguments);
+          TSNode First = isNull(Args) ? TSNode{} : firstNamedChild(Args);
+          if (!isNull(First) && kind(First) == G.KeywordArgument)
+            First = field(First, G.FValue);
+          E.C.Stream = P.intern(isNull(First) ? exprKey(V, Src)
+                                              : exprKey(First, Src));
+        }
+      }
+      if (!isNull(Alias)) {
+        TSNode T = firstNamedChild(Alias);
+        if (!isNull(T))
+          assign(T, Val, TSNode{});
+      }
+    });
+  });
+  walkBlock(field(S, G.FBody));
+  if (Opened >= 0) {
+    Region &R = facts().Regions[Opened];
+    if (!isNull(Next)) {
+      R.End = pos(Next);
+    } else {
+      TSPoint End = ts_node_end_point(S);
+      R.End.Mod = Mod;
+      R.End.Row = End.row;
+      R.End.Col = End.column;
+    }
+  }
+  if (!E.Dead)
+    E.C = Saved;
+}
+
+void FnWalker::walkReturn(TSNode S) {
+  TSNode X = firstNamedChild(S);
+  if (!isNull(X)) {
+    AVal V = eval(X);
+    if (V.Weak && V.WeakOfParam >= 0 &&
+        (RetWeakParam < 0 || RetWeakParam == V.WeakOfParam))
+      RetWeakParam = V.WeakOfParam;
+    else if (V.Weak || V.Fresh || V.Place >= 0 ||
+             (V.Param >= 0 && V.Param != RetWeakParam && RetWeakParam >= 0))
+      RetOther = true;
+    if (V.Place >= 0 && !V.Weak) {
+      if (RetPlace >= 0 && RetPlace != V.Place)
+        RetPlaceMixed = true;
+      RetPlace = V.Place;
+    }
+    if (V.Workspace)
+      RetWorkspace = true;
+    if (!V.Weak && !V.Holder.empty())
+      facts().Escaped.insert(V.Holder);
+    if (V.Param >= 0)
+      param(V.Param).Escapes = true;
+  }
+  E.Dead = true;
+}
+
+void FnWalker::walkDelete(TSNode S) {
+  std::vector<TSNode> Targets;
+  forEachChild(S, true, [&](TSNode C, TSFieldId) {
+    if (kind(C) == G.ExpressionList)
+      forEachChild(C, true, [&](TSNode D, TSFieldId) { Targets.push_back(D); });
+    else if (kind(C) != G.Comment)
+      Targets.push_back(C);
+  });
+  for (TSNode T : Targets) {
+    T = stripParens(T);
+    if (kind(T) == G.Identifier) {
+      std::string N = text(T);
+      kill(N, pos(S));
+      E.Vars.erase(N);
+    } else if (kind(T) == G.Subscript || kind(T) == G.Attribute) {
+      AVal Base = eval(kind(T) == G.Subscript ? field(T, G.FValue) : T);
+      if (kind(T) == G.Subscript)
+        eval(field(T, G.FSubscript));
+      if (Base.Place >= 0)
+        clearPlace(Base.Place, pos(S), !Base.ViaSelf);
+    }
+  }
+}
+
+void FnWalker::walkImport(TSNode S) {
+  // Function-level imports (vLLM Ascend imports lazily) bind local names.
+  const std::string &ModName = M.Name;
+  if (kind(S) == G.Import) {
+    forEachChild(S, true, [&](TSNode N, TSFieldId F) {
+      if (F != G.FName)
+        return;
+      if (kind(N) == G.AliasedImport)
+        LocalImports[text(field(N, G.FAlias))] = text(field(N, G.FName));
+      else {
+        std::string D = text(N);
+        LocalImports[D.substr(0, D.find('.'))] = D.substr(0, D.find('.'));
+      }
+    });
+    return;
+  }
+  TSNode MN = field(S, G.FModuleName);
+  std::string Base;
+  if (kind(MN) == G.RelativeImport) {
+    std::string Pkg = M.IsPackage ? ModName : ModName.substr(0, std::min(ModName.size(), ModName.rfind('.')));
+    if (!M.IsPackage && ModName.rfind('.') == std::string::npos)
+      Pkg.clear();
+    std::string Rest;
+    forEachChild(MN, true, [&](TSNode C, TSFieldId) {
+      if (kind(C) == G.ImportPrefix) {
+        for (size_t I = 1; I < nodeText(C, Src).size(); ++I) {
+          size_t Dot = Pkg.rfind('.');
+          Pkg = Dot == std::string::npos ? "" : Pkg.substr(0, Dot);
+        }
+      } else if (kind(C) == G.DottedName) {
+        Rest = text(C);
+      }
+    });
+    Base = Pkg.empty() ? Rest : (Rest.empty() ? Pkg : Pkg + "." + Rest);
+  } else {
+    Base = text(MN);
+  }
+  forEachChild(S, true, [&](TSNode N, TSFieldId F) {
+    if (F != G.FName)
+      return;
+    if (kind(N) == G.AliasedImport)
+      LocalImports[text(field(N, G.FAlias))] =
+          Base + "." + text(field(N, G.FName));
+    else
+      LocalImports[text(N)] = Base + "." + text(N);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Conditions
+//===----------------------------------------------------------------------===//
+
+Cond FnWalker::evalCond(TSNode N) {
+  N = stripParens(N);
+  Cond C;
+  if (isNull(N))
+    return C;
+  TSSymbol K = kind(N);
+  if (K == G.NotOp) {
+    Cond In = evalCond(field(N, G.FArgument));
+    std::swap(In.PredT, In.PredF);
+    std::swap(In.NotNoneT, In.NotNoneF);
+    std::swap(In.EmptyT, In.EmptyF);
+    return In;
+  }
+  if (K == G.BooleanOp) {
+    Cond A = evalCond(field(N, G.FLeft));
+    // The right operand is evaluated only when the left one allows it.
+    auto SavedNotNone = E.NotNone;
+    auto SavedEmpty = E.Empty;
+    std::string Op = text(field(N, G.FOperator));
+    applyCond(A, Op == "and");
+    Cond B = evalCond(field(N, G.FRight));
+    E.NotNone = std::move(SavedNotNone);
+    E.Empty = std::move(SavedEmpty);
+    if (Op == "and") {
+      C.PredT = A.PredT ? A.PredT : B.PredT;
+      C.PredF = A.PredF == B.PredF ? A.PredF : 0;
+      C.NotNoneT = unite(A.NotNoneT, B.NotNoneT);
+      C.NotNoneF = meet(A.NotNoneF, B.NotNoneF);
+      C.EmptyT = unite(A.EmptyT, B.EmptyT);
+      C.EmptyF = meet(A.EmptyF, B.EmptyF);
+    } else {
+      C.PredT = A.PredT == B.PredT ? A.PredT : 0;
+      C.PredF = A.PredF ? A.PredF : B.PredF;
+      C.NotNoneT = meet(A.NotNoneT, B.NotNoneT);
+      C.NotNoneF = unite(A.NotNoneF, B.NotNoneF);
+      C.EmptyT = meet(A.EmptyT, B.EmptyT);
+      C.EmptyF = unite(A.EmptyF, B.EmptyF);
+    }
+    C.SizeVars = unite(A.SizeVars, B.SizeVars);
+    return C;
+  }
+  if (K == G.Comparison) {
+    std::vector<TSNode> Operands;
+    std::vector<std::string> Ops;
+    forEachChild(N, false, [&](TSNode X, TSFieldId) {
+      if (ts_node_is_named(X)) {
+        if (kind(X) != G.Comment)
+          Operands.push_back(X);
+      } else {
+        Ops.push_back(ts_node_type(X));
+      }
+    });
+    // "is not" / "not in" may come as two tokens.
+    std::vector<std::string> Merged;
+    for (size_t I = 0; I < Ops.size(); ++I) {
+      if (I + 1 < Ops.size() && Ops[I] == "is" && Ops[I + 1] == "not")
+        Merged.push_back("is not"), ++I;
+      else if (I + 1 < Ops.size() && Ops[I] == "not" && Ops[I + 1] == "in")
+        Merged.push_back("not in"), ++I;
+      else
+        Merged.push_back(Ops[I]);
+    }
+    std::vector<AVal> Vals;
+    for (TSNode O : Operands)
+      Vals.push_back(eval(O));
+    std::string T = text(N);
+    if (T.find("numel") != std::string::npos ||
+        T.find("shape") != std::string::npos ||
+        T.find("size") != std::string::npos ||
+        T.find("nbytes") != std::string::npos)
+      for (TSNode O : Operands) {
+        std::vector<TSNode> Work{O};
+        while (!Work.empty()) {
+          TSNode X = Work.back();
+          Work.pop_back();
+          if (kind(X) == G.Identifier)
+            SizeChecked.insert(text(X)), C.SizeVars.push_back(text(X));
+          forEachChild(X, true, [&](TSNode Y, TSFieldId) { Work.push_back(Y); });
+        }
+      }
+    if (Operands.size() == 2 && Merged.size() == 1) {
+      TSNode L = Operands[0], R = Operands[1];
+      const std::string &Op = Merged[0];
+      bool RNone = kind(stripParens(R)) == G.None;
+      bool LNone = kind(stripParens(L)) == G.None;
+      TSNode Subject = RNone ? L : R;
+      const AVal &SV = RNone ? Vals[0] : Vals[1];
+      if ((RNone || LNone) && (Op == "is not" || Op == "!=")) {
+        C.NotNoneT.push_back(exprKey(Subject, Src));
+        if (SV.Place >= 0 && SV.Elem)
+          C.EmptyF.push_back(SV.Place);
+      } else if ((RNone || LNone) && (Op == "is" || Op == "==")) {
+        C.NotNoneF.push_back(exprKey(Subject, Src));
+        if (SV.Place >= 0 && SV.Elem)
+          C.EmptyT.push_back(SV.Place);
+      } else if (Op == "not in" && Vals[1].Place >= 0) {
+        C.EmptyT.push_back(Vals[1].Place);
+      } else if (Op == "in" && Vals[1].Place >= 0) {
+        C.EmptyF.push_back(Vals[1].Place);
+      }
+    }
+    return C;
+  }
+  AVal V = eval(N);
+  C.PredT = V.PredT;
+  C.PredF = V.PredF;
+  if (K == G.Call) {
+    std::string D = dottedName(field(N, G.FFunction), Src);
+    if (D == "isinstance") {
+      TSNode Args = field(N, G.FArguments);
+      TSNode First = firstNamedChild(Args);
+      if (!isNull(First))
+        C.NotNoneT.push_back(exprKey(First, Src));
+    }
+    return C;
+  }
+  if (!V.PredT && (K == G.Identifier || K == G.Attribute || K == G.Subscript)) {
+    C.NotNoneT.push_back(exprKey(N, Src));
+    if (V.Place >= 0 && V.Elem)
+      C.EmptyF.push_back(V.Place);
+    else if (V.Place >= 0 && !V.Elem && K != G.Identifier)
+      C.EmptyF.push_back(V.Place);
+  }
+  return C;
+}
+
+void FnWalker::applyCond(const Cond &C, bool Truth) {
+  for (const std::string &K : Truth ? C.NotNoneT : C.NotNoneF)
+    E.NotNone.insert(K);
+  for (int Pl : Truth ? C.EmptyT : C.EmptyF)
+    E.Empty.push_back(Pl);
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+AVal FnWalker::eval(TSNode N) {
+  if (isNull(N))
+    return AVal();
+  TSSymbol K = kind(N);
+  if (K == G.Parenthesized)
+    return eval(stripParens(N));
+  if (K == G.Identifier)
+    return evalName(N);
+  if (K == G.Attribute)
+    return evalAttribute(N);
+  if (K == G.Subscript)
+    return evalSubscript(N);
+  if (K == G.Call)
+    return evalCall(N);
+  if (K == G.Await)
+    return eval(firstNamedChild(N));
+  if (K == G.None) {
+    AVal V;
+    V.MaybeNone = V.NoneLiteral = true;
+    V.NoneAt = pos(N);
+    return V;
+  }
+  if (K == G.Assignment) {
+    TSNode L = field(N, G.FLeft), R = field(N, G.FRight);
+    if (isNull(R))
+      return AVal(); // `x: int` declares, binds nothing
+    // Chained assignment: a = b = value.
+    std::vector<TSNode> Targets{L};
+    while (kind(R) == G.Assignment) {
+      Targets.push_back(field(R, G.FLeft));
+      R = field(R, G.FRight);
+    }
+    TSSymbol RK = kind(R);
+    if (Targets.size() == 1 &&
+        (RK == G.ExpressionList || RK == G.Tuple) &&
+        (kind(L) == G.PatternList || kind(L) == G.TuplePattern)) {
+      std::vector<TSNode> Ls, Rs;
+      forEachChild(L, true, [&](TSNode C, TSFieldId) {
+        if (kind(C) != G.Comment) Ls.push_back(C);
+      });
+      forEachChild(R, true, [&](TSNode C, TSFieldId) {
+        if (kind(C) != G.Comment) Rs.push_back(C);
+      });
+      if (Ls.size() == Rs.size()) {
+        std::vector<AVal> Vs;
+        for (TSNode X : Rs)
+          Vs.push_back(eval(X));
+        for (size_t I = 0; I < Ls.size(); ++I)
+          assign(Ls[I], Vs[I], Rs[I]);
+        return AVal();
+      }
+    }
+    AVal V = eval(R);
+    for (TSNode T : Targets)
+      assign(T, V, R);
+    return AVal();
+  }
+  if (K == G.AugAssignment) {
+    eval(field(N, G.FLeft));
+    eval(field(N, G.FRight));
+    return AVal();
+  }
+  if (K == G.NamedExpr) {
+    AVal V = eval(field(N, G.FValue));
+    assign(field(N, G.FName), V, field(N, G.FValue));
+    return V;
+  }
+  if (K == G.Conditional) {
+    std::vector<TSNode> Parts;
+    forEachChild(N, true, [&](TSNode C, TSFieldId) {
+      if (kind(C) != G.Comment) Parts.push_back(C);
+    });
+    if (Parts.size() != 3) {
+      for (TSNode X : Parts)
+        eval(X);
+      return AVal();
+    }
+    Cond C = evalCond(Parts[1]);
+    Env Saved = E;
+    applyCond(C, true);
+    AVal A = eval(Parts[0]);
+    E.NotNone = Saved.NotNone;
+    E.Empty = Saved.Empty;
+    applyCond(C, false);
+    AVal B = eval(Parts[2]);
+    E.NotNone = Saved.NotNone;
+    E.Empty = Saved.Empty;
+    return joinVal(A, B);
+  }
+  if (K == G.BooleanOp || K == G.NotOp || K == G.Comparison) {
+    Cond C = evalCond(N);
+    AVal V;
+    V.PredT = C.PredT;
+    V.PredF = C.PredF;
+    return V;
+  }
+  if (K == G.ListComp || K == G.SetComp || K == G.DictComp ||
+      K == G.GeneratorExpr)
+    return evalComprehension(N);
+  if (K == G.Dictionary) {
+    AVal V;
+    forEachChild(N, true, [&](TSNode C, TSFieldId) {
+      if (kind(C) == G.Pair) {
+        eval(field(C, G.FKey));
+        TSNode Val = field(C, G.FValue);
+        if (kind(stripParens(Val)) == G.None && !V.NoneDict) {
+          V.NoneDict = true;
+          V.NoneDictAt = pos(Val);
+        } else {
+          eval(Val);
+        }
+      } else if (kind(C) != G.Comment) {
+        eval(C);
+      }
+    });
+    V.Fresh = true;
+    return V;
+  }
+  if (K == G.Lambda)
+    return AVal(); // its body runs elsewhere
+  if (K == G.List || K == G.Tuple || K == G.ExpressionList) {
+    // A tuple of weak refs (the attn_params record) is "maybe weak", with
+    // no single holder: it is never reported as one memory.
+    AVal V;
+    forEachChild(N, true, [&](TSNode C, TSFieldId) {
+      if (kind(C) == G.Comment)
+        return;
+      AVal X = eval(C);
+      if (X.Weak && !V.Weak) {
+        V.Weak = 1;
+        V.WeakAt = X.WeakAt;
+      }
+      if (!X.Weak && !X.Holder.empty())
+        facts().Escaped.insert(X.Holder); // now also held by the container
+    });
+    V.Fresh = true;
+    return V;
+  }
+  if (K == G.KeywordArgument)
+    return eval(field(N, G.FValue));
+  if (K == G.ListSplat || K == G.DictSplat)
+    return eval(firstNamedChild(N));
+  if (K == G.String || K == G.Integer || K == G.True || K == G.False)
+    return AVal();
+  // Anything else: walk its children for calls.
+  forEachChild(N, true, [&](TSNode C, TSFieldId) {
+    if (kind(C) != G.Comment && kind(C) != G.Block)
+      eval(C);
+  });
+  return AVal();
+}
+
+AVal FnWalker::evalName(TSNode N) {
+  std::string Name = text(N);
+  if (!GlobalDecl.count(Name)) {
+    auto It = E.Vars.find(Name);
+    if (It != E.Vars.end()) {
+      AVal V = It->second;
+      if (E.NotNone.count(Name)) {
+        V.MaybeNone = false;
+        V.NullPlace = -1;
+      }
+      return V;
+    }
+  }
+  if (LocalImports.count(Name))
+    return AVal();
+  // A module-level name: a global of this or another scanned module.
+  Resolved R = resolveDotted(Name);
+  AVal V;
+  if (R.Kind == Resolved::Global) {
+    V.Place = P.placeId(Place::Global, -1, R.Qual, Name);
+    size_t Dot = R.Qual.rfind('.');
+    auto MI = P.ModuleByName.find(R.Qual.substr(0, Dot));
+    if (MI != P.ModuleByName.end() && !fn().ModuleBody &&
+        !E.NotNone.count(Name)) {
+      Module &GM = *P.Modules[MI->second];
+      auto NG = GM.NoneGlobals.find(R.Qual.substr(Dot + 1));
+      if (NG != GM.NoneGlobals.end()) {
+        V.MaybeNone = true;
+        V.NoneAt = NG->second;
+      }
+    }
+  } else if (R.Kind == Resolved::Class) {
+    V.Instance = -1;
+  } else if (R.Kind == Resolved::Function) {
+    V.FuncRef = R.Index;
+  }
+  return V;
+}
+
+int FnWalker::attrPlace(TSNode Obj, const std::string &Attr, const AVal &ObjV,
+                        const std::string &Display, bool &ViaSelf) {
+  int Cls = -1;
+  ViaSelf = false;
+  Obj = stripParens(Obj);
+  if (kind(Obj) == G.Identifier && !SelfName.empty() && text(Obj) == SelfName) {
+    Cls = fn().Class;
+    ViaSelf = true;
+  } else if (ObjV.Instance >= 0) {
+    Cls = ObjV.Instance;
+  } else if (kind(Obj) == G.Identifier && !isLocal(text(Obj))) {
+    Resolved R = resolveDotted(text(Obj));
+    if (R.Kind == Resolved::Class)
+      Cls = R.Index;
+  }
+  return P.placeId(Place::Attr, Cls, Attr, Display);
+}
+
+AVal FnWalker::evalAttribute(TSNode N) {
+  std::string D = dottedName(N, Src);
+  AVal V;
+  if (!D.empty()) {
+    std::string Head = D.substr(0, D.find('.'));
+    if (!isLocal(Head) && (Head != SelfName || SelfName.empty())) {
+      Resolved R = resolveDotted(D);
+      if (R.Kind == Resolved::Global) {
+        V.Place = P.placeId(Place::Global, -1, R.Qual, D);
+        return V;
+      }
+      if (R.Kind == Resolved::Function) {
+        V.FuncRef = R.Index;
+        return V;
+      }
+      if (R.Kind == Resolved::Module || R.Kind == Resolved::Class)
+        return V;
+    }
+    if (Cat.CapturePredicates.matches(D)) {
+      V.PredT = 1;
+      V.PredF = -1;
+    }
+  }
+  TSNode Obj = field(N, G.FObject);
+  AVal OV = eval(Obj);
+  std::string Attr = text(field(N, G.FAttribute));
+  bool ViaSelf;
+  V.Place = attrPlace(Obj, Attr, OV, exprKey(N, Src), ViaSelf);
+  V.ViaSelf = ViaSelf;
+  return V;
+}
+
+AVal FnWalker::evalSubscript(TSNode N) {
+  AVal Base = eval(field(N, G.FValue));
+  forEachChild(N, true, [&](TSNode C, TSFieldId F) {
+    if (F == G.FSubscript)
+      eval(C);
+  });
+  AVal V;
+  if (Base.Place >= 0) {
+    V.Place = Base.Place;
+    V.Elem = true;
+    V.ViaSelf = Base.ViaSelf;
+    if (!guarded(N))
+      V.NullPlace = Base.Place;
+  } else if (!Base.Holder.empty() && !Base.Weak) {
+    V.Holder = Base.Holder;
+  }
+  return V;
+}
+
+AVal FnWalker::evalComprehension(TSNode N) {
+  Env Saved = E;
+  TSSymbol K = kind(N);
+  AVal Result;
+  std::vector<TSNode> Clauses;
+  forEachChild(N, true, [&](TSNode C, TSFieldId) {
+    if (kind(C) == G.ForIn || kind(C) == G.IfClause)
+      Clauses.push_back(C);
+  });
+  for (TSNode C : Clauses) {
+    if (kind(C) == G.ForIn) {
+      TSNode Iter = field(C, G.FRight);
+      AVal IV = eval(Iter);
+      bindIter(field(C, G.FLeft), Iter, IV);
+    } else {
+      applyCond(evalCond(firstNamedChild(C)), true);
+    }
+  }
+  TSNode Body = field(N, G.FBody);
+  if (K == G.DictComp && kind(Body) == G.Pair) {
+    eval(field(Body, G.FKey));
+    TSNode Val = field(Body, G.FValue);
+    if (kind(stripParens(Val)) == G.None) {
+      Result.NoneDict = true;
+      Result.NoneDictAt = pos(Val);
+    } else {
+      eval(Val);
+    }
+  } else {
+    eval(Body);
+  }
+  // Comprehension variables do not leak; facts recorded inside stay.
+  E.Vars = std::move(Saved.Vars);
+  E.NotNone = std::move(Saved.NotNone);
+  E.Empty = std::move(Saved.Empty);
+  Result.Fresh = true;
+  return Result;
+}
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+AVal FnWalker::convert(const AVal &Arg, TSNode ArgNode, Pos At, int Helper,
+                       Pos HelperAt, bool Report, TSNode CallNode) {
+  std::string HelperName, PName;
+  if (Helper >= 0) {
+    const Function &H = P.Functions[Helper];
+    HelperName = H.Class >= 0 ? P.Classes[H.Class].Name + "." + H.Name : H.Name;
+    for (size_t I = 0; I < H.Sum.Params.size() && I < H.Params.size(); ++I)
+      if (H.Sum.Params[I].WeakRefs && H.Sum.Params[I].ConvAt == HelperAt)
+        PName = H.Params[I];
+  }
+  if (Report && !isNull(ArgNode)) {
+    if (Arg.Weak == 2) {
+      std::vector<Note> Notes{note(Arg.WeakAt, msg::DoubleWeakRefFirst)};
+      if (Helper >= 0) {
+        Notes.push_back(note(pos(ArgNode), fill(msg::DoubleWeakRefPassed, HelperName)));
+        Notes.push_back(note(HelperAt, fill(msg::DoubleWeakRefHelperParam,
+                                            HelperName, PName)));
+      }
+      std::vector<FixIt> Fixes;
+      // Nested conversion written at this call: drop the inner one.
+      TSNode A = stripParens(ArgNode);
+      if (kind(A) == G.Call && Arg.WeakAt == pos(A)) {
+        TSNode InnerArgs = field(A, G.FArguments);
+        TSNode Inner = isNull(InnerArgs) ? TSNode{} : firstNamedChild(InnerArgs);
+        if (!isNull(Inner) && kind(Inner) != G.KeywordArgument) {
+          FixIt F;
+          F.File = M.Path;
+          F.Offset = ts_node_start_byte(A);
+          F.Length = ts_node_end_byte(A) - ts_node_start_byte(A);
+          F.Text = text(Inner);
+          Fixes.push_back(F);
+        }
+      }
+      report(msg::DoubleWeakRef, msg::DoubleWeakRefWarning,
+             Helper >= 0 ? pos(CallNode) : At, std::move(Notes),
+             std::move(Fixes));
+    }
+    if (Arg.MaybeNone && !guarded(ArgNode)) {
+      std::vector<Note> Notes{note(Arg.NoneAt, msg::MaybeNullSource)};
+      if (Helper >= 0)
+        Notes.push_back(note(HelperAt, fill(msg::WeakRefHelperConverts,
+                                            HelperName, PName)));
+      report(msg::WeakRefOfMaybeNull, msg::WeakRefOfMaybeNullWarning,
+             Helper >= 0 ? pos(ArgNode) : At, std::move(Notes));
+    } else if (Arg.NullPlace >= 0 && !guarded(ArgNode)) {
+      DeferredNullFact D;
+      D.Place = Arg.NullPlace;
+      D.At = Helper >= 0 ? pos(ArgNode) : At;
+      D.Helper = Helper;
+      D.HelperAt = HelperAt;
+      facts().DeferredNulls.push_back(D);
+    }
+    if (Arg.Param >= 0) {
+      ParamEffect &PE = param(Arg.Param);
+      if (!PE.WeakRefs) {
+        PE.WeakRefs = true;
+        PE.ConvAt = At;
+      }
+      if (!guarded(ArgNode))
+        PE.Unguarded = true;
+    }
+  }
+  AVal R;
+  R.Weak = 2;
+  R.WeakAt = Arg.Weak ? Arg.WeakAt : At;
+  R.WeakOfParam = Arg.Param >= 0 ? Arg.Param : Arg.WeakOfParam;
+  R.Holder = Arg.Holder;
+  R.HolderDiesAt = Arg.HolderDiesAt;
+  R.Place = Arg.Place;
+  R.Elem = Arg.Elem;
+  R.ViaSelf = Arg.ViaSelf;
+  R.Workspace = Arg.Workspace;
+  return R;
+}
+
+void FnWalker::useInOp(const AVal &V, TSNode ArgNode) {
+  if (V.Place >= 0 && !V.Weak) {
+    PlaceUseFact U;
+    U.Place = V.Place;
+    U.At = pos(ArgNode);
+    U.C = E.C;
+    TSNode A = stripParens(ArgNode);
+    if (kind(A) == G.KeywordArgument)
+      A = stripParens(field(A, G.FValue));
+    if (kind(A) == G.Identifier)
+      U.Var = text(A);
+    U.Shared = !V.ViaSelf;
+    facts().Uses.push_back(U);
+  }
+  if (V.Weak && V.HolderDiesAt.valid() && !V.Holder.empty()) {
+    DanglingUseFact D{V.WeakAt, V.HolderDiesAt, pos(ArgNode), E.C, V.Holder};
+    facts().Danglings.push_back(D);
+  }
+  if (V.Param >= 0)
+    param(V.Param).UsedInOp = true;
+}
+
+AVal FnWalker::evalCall(TSNode N) {
+  TSNode F = field(N, G.FFunction);
+  TSNode Args = field(N, G.FArguments);
+  std::string D = dottedName(F, Src);
+  std::string Method;
+  TSNode Recv{};
+  AVal RecvV;
+  int Callee = -1, CtorClass = -1;
+  bool Bound = false; // the callee's first parameter is the receiver
+  std::string Qual = D;
+  std::string Head = D.substr(0, D.find('.'));
+  bool HeadLocal = !D.empty() && (isLocal(Head) || (!SelfName.empty() && Head == SelfName));
+  if (kind(F) == G.Attribute) {
+    Recv = field(F, G.FObject);
+    Method = text(field(F, G.FAttribute));
+    TSNode RS = stripParens(Recv);
+    if (kind(RS) == G.Call &&
+        dottedName(field(RS, G.FFunction), Src) == "super") {
+      if (fn().Class >= 0) {
+        Callee = P.findMethod(fn().Class, Method, /*SkipSelf=*/true);
+        Bound = true;
+      }
+    } else if (!D.empty() && !HeadLocal) {
+      Resolved R = resolveDotted(D);
+      Qual = R.Qual;
+      if (R.Kind == Resolved::Function) {
+        Callee = R.Index;
+      } else if (R.Kind == Resolved::Class) {
+        CtorClass = R.Index;
+        Callee = P.findMethod(R.Index, "__init__");
+        Bound = true;
+      } else {
+        // `mod.CACHE.get(k)`: the receiver may be a scanned global.
+        std::string RD = dottedName(Recv, Src);
+        if (!RD.empty() && resolveDotted(RD).Kind == Resolved::Global)
+          RecvV = eval(Recv);
+      }
+    } else {
+      RecvV = eval(Recv);
+      if (RecvV.Instance >= 0) {
+        Callee = P.findMethod(RecvV.Instance, Method);
+        Bound = Callee >= 0;
+      }
+    }
+  } else if (kind(F) == G.Identifier) {
+    if (isLocal(D)) {
+      Callee = E.Vars[D].FuncRef;
+    } else if (!LocalImports.count(D) && fn().Nested.count(D)) {
+      Callee = fn().Nested.at(D);
+    } else {
+      Resolved R = resolveDotted(D);
+      Qual = R.Qual;
+      if (R.Kind == Resolved::Function) {
+        Callee = R.Index;
+      } else if (R.Kind == Resolved::Class) {
+        CtorClass = R.Index;
+        Callee = P.findMethod(R.Index, "__init__");
+        Bound = true;
+      }
+    }
+  } else {
+    eval(F);
+  }
+
+  // Evaluate the arguments in order.
+  struct Arg {
+    TSNode Node;
+    std::string Keyword;
+    AVal V;
+    bool Splat = false;
+  };
+  std::vector<Arg> As;
+  if (!isNull(Args)) {
+    if (kind(Args) == G.GeneratorExpr) {
+      As.push_back({Args, "", eval(Args), false});
+    } else {
+      forEachChild(Args, true, [&](TSNode C, TSFieldId) {
+        TSSymbol CK = kind(C);
+        if (CK == G.Comment)
+          return;
+        Arg A;
+        A.Node = C;
+        if (CK == G.KeywordArgument) {
+          A.Keyword = text(field(C, G.FName));
+          A.V = eval(field(C, G.FValue));
+          A.Node = field(C, G.FValue);
+        } else {
+          A.Splat = CK == G.ListSplat || CK == G.DictSplat;
+          A.V = eval(C);
+        }
+        As.push_back(std::move(A));
+      });
+    }
+  }
+
+  Pos At = pos(N);
+  // Stream ordering anywhere in the function makes cross-stream use safe.
+  if (!D.empty() && (Cat.StreamSyncs.matches(Qual) ||
+                     (!Method.empty() && Cat.StreamSyncs.matches(Method))))
+    facts().StreamSync = true;
+
+  // Capture predicate calls: torch.npu.is_current_stream_capturing().
+  if (!D.empty() && Cat.CapturePredicates.matches(Qual)) {
+    AVal V;
+    V.PredT = 1;
+    V.PredF = -1;
+    return V;
+  }
+
+  // Weak-ref primitives of the catalog.
+  bool Primitive = !D.empty() && (Cat.WeakRefFunctions.matches(Qual) ||
+                                  (Callee >= 0 && Cat.WeakRefFunctions.matches(
+                                                      P.Functions[Callee].QualName)));
+  if (Primitive) {
+    for (const Arg &A : As)
+      if (A.Keyword.empty() && !A.Splat)
+        return convert(A.V, A.Node, At, -1, Pos(), true, N);
+    AVal R;
+    R.Weak = 2;
+    R.WeakAt = At;
+    return R;
+  }
+
+  // dict.fromkeys(keys[, None]) and defaultdict(lambda: None) hold Nones.
+  if (D == "dict.fromkeys" || Method == "fromkeys") {
+    bool NoneVal = As.size() < 2 || kind(stripParens(As[1].Node)) == G.None;
+    AVal V;
+    V.Fresh = true;
+    if (NoneVal) {
+      V.NoneDict = true;
+      V.NoneDictAt = As.size() >= 2 ? pos(As[1].Node) : At;
+    }
+    return V;
+  }
+  if ((Qual == "collections.defaultdict" || D == "defaultdict") && !As.empty()) {
+    TSNode L = stripParens(As[0].Node);
+    if (kind(L) == G.Lambda && kind(stripParens(field(L, G.FBody))) == G.None) {
+      AVal V;
+      V.Fresh = V.NoneDict = true;
+      V.NoneDictAt = pos(field(L, G.FBody));
+      return V;
+    }
+  }
+
+  if (Callee >= 0 || CtorClass >= 0) {
+    if (Callee >= 0)
+      analyzeFunction(P, Callee, Depth + 1);
+    AVal Result;
+    if (Callee >= 0) {
+      CallFact CF{Callee, At, E.C};
+      facts().Calls.push_back(CF);
+      const Function &H = P.Functions[Callee];
+      Summary S = H.Sum; // copy: the vector may grow while we walk
+      // Map the arguments to the callee's parameters.
+      std::vector<int> ParamOf(As.size(), -1);
+      size_t Next = Bound ? 1 : 0;
+      for (size_t I = 0; I < As.size(); ++I) {
+        if (As[I].Splat)
+          break;
+        if (!As[I].Keyword.empty()) {
+          for (size_t J = 0; J < H.Params.size(); ++J)
+            if (H.Params[J] == As[I].Keyword)
+              ParamOf[I] = (int)J;
+          continue;
+        }
+        if (Next < H.Params.size() && H.Params[Next] != "*")
+          ParamOf[I] = (int)Next++;
+      }
+      if (S.ReturnsWeakOf >= 0) {
+        for (size_t I = 0; I < As.size(); ++I)
+          if (ParamOf[I] == S.ReturnsWeakOf) {
+            const ParamEffect &PE = S.Params.size() > (size_t)S.ReturnsWeakOf
+                                        ? S.Params[S.ReturnsWeakOf]
+                                        : ParamEffect();
+            return convert(As[I].V, As[I].Node, At, -1, PE.ConvAt, true, N);
+          }
+      }
+      for (size_t I = 0; I < As.size(); ++I) {
+        int PI = ParamOf[I];
+        if (PI < 0 || (size_t)PI >= S.Params.size()) {
+          continue;
+        }
+        const ParamEffect &PE = S.Params[PI];
+        const AVal &V = As[I].V;
+        if (PE.WeakRefs) {
+          AVal Probe = V;
+          if (!PE.Unguarded) {
+            Probe.MaybeNone = false;
+            Probe.NullPlace = -1;
+          }
+          convert(Probe, As[I].Node, PE.ConvAt, Callee, PE.ConvAt, true, N);
+        }
+        for (const ParamEffect::Store &St : PE.Stores) {
+          AVal Stored = St.Weakened ? convert(V, As[I].Node, At, Callee,
+                                              St.At, false, N)
+                                    : V;
+          storePlace(St.Place, Stored, At, St.Whole, St.Shared, Callee, St.At);
+        }
+        if (PE.UsedInOp)
+          useInOp(V, As[I].Node);
+        if (PE.Escapes && !V.Weak && !V.Holder.empty())
+          facts().Escaped.insert(V.Holder);
+      }
+      if (S.ReturnsPlace >= 0) {
+        Result.Place = S.ReturnsPlace;
+        Result.ViaSelf = false;
+      } else {
+        Result.Fresh = true;
+      }
+      Result.Workspace = S.ReturnsWorkspace;
+    }
+    if (CtorClass >= 0) {
+      Result = AVal();
+      Result.Fresh = true;
+      Result.Instance = CtorClass;
+      // Dataclass / NamedTuple fields take the arguments in order.
+      if (Callee < 0) {
+        const Class &Cl = P.Classes[CtorClass];
+        size_t Next = 0;
+        for (const Arg &A : As) {
+          if (A.Splat)
+            break;
+          std::string FieldName;
+          if (!A.Keyword.empty())
+            FieldName = A.Keyword;
+          else if (Next < Cl.Fields.size())
+            FieldName = Cl.Fields[Next++];
+          if (FieldName.empty())
+            continue;
+          int Pl = P.placeId(Place::Attr, CtorClass, FieldName,
+                             Cl.Name + "." + FieldName);
+          storePlace(Pl, A.V, At, true, true);
+        }
+      }
+    }
+    return Result;
+  }
+
+  // Container methods on a place: reads, stores, clears of its slots.
+  if (!Method.empty() && RecvV.Place >= 0 && isContainerMethod(Method)) {
+    int Pl = RecvV.Place;
+    bool Shared = !RecvV.ViaSelf;
+    if (Method == "get" || Method == "setdefault" || Method == "pop") {
+      if (Method == "setdefault" && As.size() >= 2)
+        storePlace(Pl, As[1].V, At, false, Shared);
+      if (Method == "pop")
+        clearPlace(Pl, At, Shared);
+      AVal V;
+      V.Place = Pl;
+      V.Elem = true;
+      V.ViaSelf = RecvV.ViaSelf;
+      if (Method == "get" && !guarded(N))
+        V.NullPlace = Pl;
+      return V;
+    }
+    if (Method == "append" || Method == "add" || Method == "insert" ||
+        Method == "extend" || Method == "update") {
+      for (const Arg &A : As)
+        if (A.Keyword.empty() && !(Method == "insert" && &A == &As[0]))
+          storePlace(Pl, A.V, At, false, Shared);
+      return AVal();
+    }
+    if (Method == "clear" || Method == "popitem" || Method == "remove" ||
+        Method == "discard") {
+      clearPlace(Pl, At, Shared);
+      return AVal();
+    }
+    AVal V;
+    V.Place = Pl;
+    V.ViaSelf = RecvV.ViaSelf;
+    return V; // items(), values(), keys(), copy()
+  }
+  if (!Method.empty() && isContainerMethod(Method)) {
+    // A local container: what goes in is held by it.
+    for (const Arg &A : As)
+      if (!A.V.Weak && !A.V.Holder.empty())
+        facts().Escaped.insert(A.V.Holder);
+    return AVal();
+  }
+
+  // Anything else is an operation on its arguments.
+  llvm::StringRef Last = llvm::StringRef(D).rsplit('.').second;
+  if (Last.empty())
+    Last = D;
+  bool NonOp = (kind(F) == G.Identifier && isNonOpBuiltin(D)) ||
+               llvm::StringRef(Head).contains("log");
+  bool ClassLike = !Last.empty() && isupper((unsigned char)Last[0]);
+  AVal R;
+  R.Fresh = true;
+  if (!D.empty() && (Cat.WorkspaceProducers.matches(Qual) ||
+                     Cat.WorkspaceProducers.matches(D))) {
+    R.Workspace = true;
+    R.SizedAt = At;
+  }
+  if (isAllocation(Last) && !As.empty()) {
+    for (const Arg &A : As) {
+      if (!A.Keyword.empty())
+        continue;
+      if (A.V.Param >= 0 || text(A.Node).find(SelfName.empty() ? "\x01" : SelfName + ".") !=
+                                std::string::npos) {
+        R.ExplicitSize = true;
+        R.SizedAt = At;
+      }
+    }
+  }
+  for (const Arg &A : As) {
+    if (ClassLike) {
+      if (!A.V.Weak && !A.V.Holder.empty())
+        facts().Escaped.insert(A.V.Holder);
+      continue;
+    }
+    if (!NonOp)
+      useInOp(A.V, A.Node);
+  }
+  return R;
+}
+
+//===----------------------------------------------------------------------===//
+// Effects
+//===----------------------------------------------------------------------===//
+
+void FnWalker::kill(const std::string &Name, Pos At) {
+  for (auto &[K, V] : E.Vars)
+    if (V.Weak && V.Holder == Name && !V.HolderDiesAt.valid())
+      V.HolderDiesAt = At;
+  for (auto &[Idx, Holder] : OpenStores) {
+    WeakStoreFact &W = facts().WeakStores[Idx];
+    if (Holder == Name && !W.DiesAt.valid() && W.C.Region == E.C.Region)
+      W.DiesAt = At;
+  }
+}
+
+void FnWalker::assignName(const std::string &Name, AVal V, TSNode At) {
+  Pos Where = pos(At);
+  if (GlobalDecl.count(Name) || (fn().ModuleBody && false)) {
+    int Pl = P.placeId(Place::Global, -1, M.Name + "." + Name, Name);
+    storePlace(Pl, V, Where, true, true);
+    return;
+  }
+  kill(Name, Where);
+  if (!V.Weak && !V.Holder.empty() && V.Holder != Name)
+    facts().Escaped.insert(V.Holder); // a second strong holder
+  if (V.Fresh && !V.Weak)
+    V.Holder = Name;
+  if (V.Weak && V.Holder == Name && !V.HolderDiesAt.valid())
+    V.HolderDiesAt = Where;
+  V.Fresh = false;
+  if (fn().ModuleBody && V.NoneDict) {
+    int Pl = P.placeId(Place::Global, -1, M.Name + "." + Name, Name);
+    NoneInitFact NI{Pl, V.NoneDictAt};
+    facts().NoneInits.push_back(NI);
+  }
+  E.Vars[Name] = V;
+  // Checks of the old value no longer hold.
+  for (auto It = E.NotNone.begin(); It != E.NotNone.end();) {
+    const std::string &K = *It;
+    if (K == Name || (K.size() > Name.size() && K.compare(0, Name.size(), Name) == 0 &&
+                      (K[Name.size()] == '.' || K[Name.size()] == '[')))
+      It = E.NotNone.erase(It);
+    else
+      ++It;
+  }
+}
+
+void FnWalker::assign(TSNode Target, const AVal &V, TSNode ValueNode) {
+  Target = stripParens(Target);
+  TSSymbol K = kind(Target);
+  TSNode At = isNull(ValueNode) ? Target : Target;
+  if (K == G.Identifier) {
+    assignName(text(Target), V, At);
+    return;
+  }
+  if (K == G.Attribute) {
+    TSNode Obj = field(Target, G.FObject);
+    AVal OV = eval(Obj);
+    bool ViaSelf;
+    std::string Display = exprKey(Target, Src);
+    std::string D = dottedName(Target, Src);
+    int Pl = -1;
+    if (!D.empty()) {
+      std::string Head = D.substr(0, D.find('.'));
+      if (!isLocal(Head) && Head != SelfName) {
+        Resolved R = resolveDotted(D);
+        if (R.Kind == Resolved::Global)
+          Pl = P.placeId(Place::Global, -1, R.Qual, D);
+      }
+    }
+    if (Pl < 0)
+      Pl = attrPlace(Obj, text(field(Target, G.FAttribute)), OV, Display, ViaSelf);
+    else
+      ViaSelf = false;
+    storePlace(Pl, V, pos(Target), true, !ViaSelf);
+    E.NotNone.erase(Display);
+    return;
+  }
+  if (K == G.Subscript) {
+    AVal Base = eval(field(Target, G.FValue));
+    forEachChild(Target, true, [&](TSNode C, TSFieldId F) {
+      if (F == G.FSubscript)
+        eval(C);
+    });
+    if (Base.Place >= 0)
+      storePlace(Base.Place, V, pos(Target), false, !Base.ViaSelf);
+    else if (!V.Weak && !V.Holder.empty())
+      facts().Escaped.insert(V.Holder);
+    E.NotNone.erase(exprKey(Target, Src));
+    return;
+  }
+  if (K == G.PatternList || K == G.TuplePattern || K == G.ListPattern ||
+      K == G.Tuple || K == G.List || K == G.ExpressionList) {
+    forEachChild(Target, true, [&](TSNode C, TSFieldId) {
+      if (kind(C) != G.Comment) {
+        AVal Part;
+        Part.Place = V.Place;
+        Part.Elem = V.Place >= 0;
+        assign(C, Part, TSNode{});
+      }
+    });
+    return;
+  }
+  if (K == G.ListSplatPattern || K == G.ListSplat) {
+    TSNode In = firstNamedChild(Target);
+    if (!isNull(In))
+      assign(In, AVal(), TSNode{});
+  }
+}
+
+void FnWalker::storePlace(int Pl, const AVal &V, Pos At, bool Whole,
+                          bool Shared, int Helper, Pos HelperAt) {
+  if (V.NoneDict)
+    facts().NoneInits.push_back(NoneInitFact{Pl, V.NoneDictAt});
+  if (!V.Weak && !V.Holder.empty())
+    facts().Escaped.insert(V.Holder);
+  if (V.Param >= 0 && !V.Weak) {
+    ParamEffect &PE = param(V.Param);
+    PE.Escapes = true;
+    PE.Stores.push_back({Pl, false, Whole, Shared, At});
+  }
+  if (V.Weak && V.WeakOfParam >= 0)
+    param(V.WeakOfParam).Stores.push_back({Pl, true, Whole, Shared, At});
+  if (V.Weak && !V.Holder.empty()) {
+    WeakStoreFact W;
+    W.Place = Pl;
+    W.WeakAt = V.WeakAt;
+    W.StoreAt = At;
+    W.C = E.C;
+    W.Holder = V.Holder;
+    W.DiesAt = V.HolderDiesAt;
+    W.Helper = Helper;
+    W.HelperAt = HelperAt;
+    facts().WeakStores.push_back(W);
+    OpenStores.emplace_back(facts().WeakStores.size() - 1, V.Holder);
+  }
+  bool FromParam = V.Param >= 0 || V.WeakOfParam >= 0;
+  if (!FromParam && (V.Workspace || isWorkspacePlace(Pl))) {
+    SlotWriteFact S;
+    bool Empty = false;
+    for (int X : E.Empty)
+      if (P.samePlace(X, Pl))
+        Empty = true;
+    S.Kind = V.NoneLiteral ? SlotWriteFact::Clear
+                           : (Empty ? SlotWriteFact::FirstFill
+                                    : SlotWriteFact::Replace);
+    S.Place = Pl;
+    S.At = At;
+    S.C = E.C;
+    S.Shared = Shared;
+    S.ExplicitSize = V.ExplicitSize;
+    S.SizedAt = V.SizedAt;
+    facts().SlotWrites.push_back(S);
+  }
+  // The slot is filled now: a second write here replaces.
+  E.Empty.erase(std::remove_if(E.Empty.begin(), E.Empty.end(),
+                               [&](int X) { return P.samePlace(X, Pl); }),
+                E.Empty.end());
+}
+
+void FnWalker::clearPlace(int Pl, Pos At, bool Shared) {
+  if (!isWorkspacePlace(Pl))
+    return;
+  SlotWriteFact S;
+  S.Kind = SlotWriteFact::Clear;
+  S.Place = Pl;
+  S.At = At;
+  S.C = E.C;
+  S.Shared = Shared;
+  S.ExplicitSize = false;
+  facts().SlotWrites.push_back(S);
+}
+
+} // namespace
+
+void tether::python::analyzeFunction(Package &P, int Fn, unsigned Depth) {
+  if (P.Functions[Fn].State != 0)
+    return; // done, or in progress up the stack (recursion): use as is
+  // Very deep call chains fall back to what is known; the stack is finite.
+  if (Depth > 200)
+    return;
+  P.Functions[Fn].State = 1;
+  FnWalker W(P, Fn, Depth);
+  W.run();
+  P.Functions[Fn].State = 2;
+}

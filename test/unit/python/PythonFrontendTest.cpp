@@ -1,0 +1,182 @@
+//===- PythonFrontendTest.cpp - Units of the Python frontend --------------===//
+#include "PythonFrontend.h"
+#include "Suppression.h"
+#include "common/Messages.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+using namespace tether;
+using namespace tether::python;
+
+namespace {
+
+class TempTree {
+public:
+  TempTree() {
+    llvm::sys::fs::createUniqueDirectory("tether-py", Root);
+  }
+  ~TempTree() { llvm::sys::fs::remove_directories(Root); }
+  std::string write(const std::string &Rel, const std::string &Text) {
+    llvm::SmallString<256> P(Root);
+    llvm::sys::path::append(P, Rel);
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(P));
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(P, EC);
+    OS << Text;
+    return std::string(P);
+  }
+  std::string root() const { return std::string(Root); }
+
+private:
+  llvm::SmallString<256> Root;
+};
+
+std::vector<const Finding *> ofCheck(const Result &R, const char *Check) {
+  std::vector<const Finding *> Out;
+  for (const Finding &F : R.Findings)
+    if (F.Check == Check)
+      Out.push_back(&F);
+  return Out;
+}
+
+Result run(const std::vector<std::string> &Paths) {
+  CatalogProvider Cats;
+  return analyze(Paths, Cats, 1);
+}
+
+TEST(PythonFrontend, ReExportedWeakRefHelperIsResolvedAcrossModules) {
+  TempTree T;
+  T.write("pkg/__init__.py", "from .utils import weak as weak_alias\n");
+  T.write("pkg/utils.py", "import torch\n"
+                          "def weak(t):\n"
+                          "    return torch.ops._C.weak_ref_tensor(t)\n");
+  std::string Use = T.write("pkg/user.py", "from pkg import weak_alias\n"
+                                           "def f(x):\n"
+                                           "    return weak_alias(weak_alias(x))\n");
+  Result R = run({T.root()});
+  EXPECT_EQ(R.FilesRead, 3u);
+  auto D = ofCheck(R, msg::DoubleWeakRef);
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0]->Loc.File, Use);
+  EXPECT_EQ(D[0]->Loc.Line, 3u);
+  EXPECT_EQ(D[0]->Loc.Column, 12u);
+  ASSERT_EQ(D[0]->Fixes.size(), 1u);
+  EXPECT_EQ(D[0]->Fixes[0].Text, "x");
+}
+
+TEST(PythonFrontend, ConditionalWeakRefIsNotDouble) {
+  TempTree T;
+  T.write("m.py", "from vllm.utils import weak_ref_tensors\n"
+                  "def f(out, flag):\n"
+                  "    if flag:\n"
+                  "        out = weak_ref_tensors(out)\n"
+                  "    return weak_ref_tensors(out)\n");
+  Result R = run({T.root()});
+  EXPECT_TRUE(ofCheck(R, msg::DoubleWeakRef).empty());
+}
+
+TEST(PythonFrontend, EarlyReturnPredicatePutsRestOfFunctionInCapture) {
+  TempTree T;
+  T.write("m.py",
+          "import torch\n"
+          "from vllm_ascend.utils import weak_ref_tensors\n"
+          "CACHE = {}\n"
+          "def layer(ctx, q):\n"
+          "    if not ctx.capturing:\n"
+          "        return None\n"
+          "    ws = CACHE.get(1)\n"
+          "    if ws is None:\n"
+          "        ws = torch.empty(10)\n"
+          "        CACHE[1] = weak_ref_tensors(ws)\n"
+          "    torch.ops.npu.attn(q, workspace=ws)\n");
+  Result R = run({T.root()});
+  auto W = ofCheck(R, msg::WeakRefBeforeCaptureEnd);
+  ASSERT_EQ(W.size(), 1u);
+  EXPECT_EQ(W[0]->Loc.Line, 10u);
+  ASSERT_GE(W[0]->Notes.size(), 3u);
+  EXPECT_EQ(W[0]->Notes[0].Message, msg::CaptureBeginsHere);
+  EXPECT_EQ(W[0]->Notes[0].Loc.Line, 5u);
+}
+
+TEST(PythonFrontend, NegatedPredicateBodyIsOutsideCapture) {
+  TempTree T;
+  T.write("m.py",
+          "import torch\n"
+          "from vllm_ascend.utils import weak_ref_tensors\n"
+          "CACHE = {}\n"
+          "def layer(ctx, q):\n"
+          "    if not ctx.capturing:\n"
+          "        ws = torch.empty(10)\n"
+          "        CACHE[1] = weak_ref_tensors(ws)\n"
+          "        torch.ops.npu.attn(q, workspace=CACHE[1])\n");
+  Result R = run({T.root()});
+  EXPECT_TRUE(ofCheck(R, msg::WeakRefBeforeCaptureEnd).empty());
+}
+
+TEST(PythonFrontend, NoneValuedDictThroughDataclassField) {
+  TempTree T;
+  T.write("m.py",
+          "from dataclasses import dataclass\n"
+          "from vllm.utils import weak_ref_tensors\n"
+          "@dataclass\n"
+          "class Params:\n"
+          "    events: dict\n"
+          "    workspaces: dict\n"
+          "P = Params({s: [] for s in (1, 2)}, {s: None for s in (1, 2)})\n"
+          "def weaken(p):\n"
+          "    for k, v in p.workspaces.items():\n"
+          "        p.workspaces[k] = weak_ref_tensors(v)\n"
+          "def weaken_guarded(p):\n"
+          "    for k, v in p.workspaces.items():\n"
+          "        if v is None:\n"
+          "            continue\n"
+          "        p.workspaces[k] = weak_ref_tensors(v)\n");
+  Result R = run({T.root()});
+  auto N = ofCheck(R, msg::WeakRefOfMaybeNull);
+  ASSERT_EQ(N.size(), 1u);
+  EXPECT_EQ(N[0]->Loc.Line, 10u);
+  ASSERT_EQ(N[0]->Notes.size(), 1u);
+  EXPECT_EQ(N[0]->Notes[0].Loc.Line, 7u);
+}
+
+TEST(PythonFrontend, SuppressionComments) {
+  Suppressions S("x = 1  # NOLINT(tether-double-weak-ref)\n"
+                 "# NOLINTNEXTLINE(tether-*)\n"
+                 "y = 2\n"
+                 "z = 3  # noqa: E501, tether-weak-ref-of-maybe-null\n"
+                 "w = 4  # noqa\n"
+                 "s = '# NOLINT'\n");
+  EXPECT_TRUE(S.suppressed(1, "tether-double-weak-ref"));
+  EXPECT_FALSE(S.suppressed(1, "tether-weak-ref-of-maybe-null"));
+  EXPECT_TRUE(S.suppressed(3, "tether-workspace-shared-across-layers"));
+  EXPECT_FALSE(S.suppressed(2, "tether-double-weak-ref"));
+  EXPECT_TRUE(S.suppressed(4, "tether-weak-ref-of-maybe-null"));
+  EXPECT_FALSE(S.suppressed(4, "tether-double-weak-ref"));
+  EXPECT_TRUE(S.suppressed(5, "tether-double-weak-ref"));
+  EXPECT_FALSE(S.suppressed(6, "tether-double-weak-ref"));
+}
+
+TEST(PythonFrontend, ProblemsDoNotStopTheScan) {
+  TempTree T;
+  T.write("bad.py", "def f(:\n  pass\n");
+  T.write("py2.py", "print 'hello'\n");
+  T.write("latin.py", std::string("# -*- coding: latin-1 -*-\nx = '\xe9'\n"));
+  T.write("binary.py", std::string("x = 1\0\0", 7));
+  T.write("ok.py", "x = 1\n");
+  Result R = run({T.root()});
+  EXPECT_EQ(R.FilesRead, 2u); // ok.py and the latin-1 one
+  ASSERT_EQ(R.Problems.size(), 3u);
+  bool SawPy2 = false, SawSyntax = false, SawBinary = false;
+  for (const FileProblem &P : R.Problems) {
+    SawPy2 |= P.Message.find("Python 2") != std::string::npos;
+    SawSyntax |= P.Message.find("syntax error at line 1") != std::string::npos;
+    SawBinary |= P.Message.find("binary") != std::string::npos;
+  }
+  EXPECT_TRUE(SawPy2 && SawSyntax && SawBinary);
+}
+
+} // namespace
