@@ -297,7 +297,9 @@ void Ledger::reportHazard(Hazard &h, const char *kind, const Event &at,
     msg += format(" and handed to a new allocation of the same capture (%" PRIu64
                   " B at 0x%" PRIxPTR ", event %" PRIu64 ", layer %d)",
                   h.reuse.size, h.reuse.ptr, h.reuse.seq, h.reuse.layer);
-  if (at.kind == EventKind::TaskUse || at.kind == EventKind::Workspace)
+  if (at.kind == EventKind::Alloc && h.slotKey >= 0)
+    msg += "; the slot still hands the old address to the layers that follow";
+  else if (at.kind == EventKind::TaskUse || at.kind == EventKind::Workspace)
     msg += format("; layer %d still uses it (event %" PRIu64 ")", at.layer,
                   at.seq);
   else if (at.kind == EventKind::CaptureEnd)
@@ -402,9 +404,21 @@ void Ledger::taskUses(uintptr_t stream, uintptr_t p, uint64_t n,
   g->pins.push_back(Pin{p, n, ev.owner, task, stream, layer, false});
   if (owner)
     blocks_.find(ob)->second.pinnedBy = g->id;
-  if (!handle || !g->capturing)
+  if (!handle)
     return;
   auto a = aliases_.find(handle);
+  if (!g->capturing) {
+    // An update re-points the task through a weak alias whose source died:
+    // the address now belongs to whoever got the range next.
+    if (a != aliases_.end() && a->second.owner && owner &&
+        owner->seq != a->second.owner && owner->graph != g->id &&
+        !(g->pool && owner->pool == g->pool)) {
+      Pin &pin = g->pins.back();
+      pin.owner = a->second.owner;
+      checkPin(*g, pin, "task update", out);
+    }
+    return;
+  }
   if (a == aliases_.end() || a->second.graph != g->id || !a->second.owner ||
       ev.owner == a->second.owner || a->second.reported)
     return;

@@ -3,11 +3,11 @@
 #include "ledger_fixture.h"
 
 namespace tether::rt::test {
-namespace {
-
-const std::string kTaken =
+static const std::string kTaken =
     std::string(check::WeakRefBeforeCaptureEnd) + "/pinned-range-taken";
-constexpr uintptr_t In = 0x80000; // a static input allocated before capture
+static constexpr uintptr_t In = 0x80000; // a static input allocated before capture
+
+namespace {
 
 TEST_F(LedgerTest, PinnedRangeTakenByEagerBlockIsReportedAtReplay) {
   alloc(In, KB, -1, S, 0);
@@ -76,6 +76,30 @@ TEST_F(LedgerTest, DestroyedGraphReleasesItsPins) {
   alloc(In, KB, 9, S2, 0);
   L.replay(g, out);
   EXPECT_EQ(found(), Found{});
+}
+
+} // namespace
+} // namespace tether::rt::test
+
+namespace tether::rt::test {
+namespace {
+
+// vLLM Ascend's update path passes attn_params' weak aliases: if the source
+// died after capture and eager code took the range, the update re-points the
+// task at foreign memory.
+TEST_F(LedgerTest, UpdateThroughAliasOfDeadBlockIsReported) {
+  alloc(In, KB, -1, S, 0);
+  begin();
+  uint64_t task = taskGroup(In, KB, 0, 0xA);
+  L.weakRef(0xA, 0xB, In, KB, 0, out);
+  end();
+  free(In);
+  alloc(In, KB, 9, S2, 0);
+  L.taskUpdateBegin(S2, task);
+  uses(In, KB, 0, 0xB, S2);
+  ASSERT_EQ(found(), Found{kTaken});
+  L.taskUpdateEnd(S2, out);
+  EXPECT_EQ(out.size(), 1u);
 }
 
 } // namespace
