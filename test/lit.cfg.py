@@ -9,7 +9,7 @@ import lit.formats
 config.name = "tether"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cpp", ".py", ".test"]
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "unit", "runtime"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "unit", "runtime", "tools"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tether_obj_root, "test")
 
@@ -32,6 +32,9 @@ config.substitutions += [
     ("%resource_dir", config.clang_resource_dir),
     ("%src_root", config.tether_src_root),
     ("%python", shutil.which("python3", path="/usr/bin") or "python3"),
+    # %expect_exit N CMD...: CMD must exit with exactly N.
+    ("%expect_exit", "python3 " + os.path.join(config.tether_src_root,
+                                               "test", "tools", "expect_exit.py")),
 ]
 if os.path.exists(os.path.join(bin_dir, "tether-clangd")):
     config.available_features.add("tether-clangd")
