@@ -38,7 +38,6 @@ constexpr size_t kMaxStory = 24;
 
 Ledger::Ledger(int device, const LedgerConfig &cfg)
     : device_(device), cfg_(cfg),
-      blocks_(PoolAllocator<std::pair<const uintptr_t, Block>>(&blockNodes_)),
       history_(cfg.historyEvents) {}
 
 Event Ledger::record(EventKind k, uintptr_t p, uint64_t n, uintptr_t stream,
@@ -89,17 +88,6 @@ Ledger::Graph *Ledger::captureFor(uintptr_t stream, uint64_t pool) {
         joinedTo(g->joined, stream))
       return g;
   return nullptr;
-}
-
-const Ledger::Block *Ledger::ownerOf(uintptr_t p, uintptr_t *begin) const {
-  auto it = blocks_.upper_bound(p);
-  if (it == blocks_.begin())
-    return nullptr;
-  --it;
-  if (p >= it->first + it->second.size)
-    return nullptr;
-  *begin = it->first;
-  return &it->second;
 }
 
 Event Ledger::allocEventOf(uintptr_t begin, const Block &b) const {
@@ -187,32 +175,19 @@ void Ledger::alloc(uintptr_t p, uint64_t n, uintptr_t stream, uint64_t pool,
   history_.push(ev);
   if (g && pool && !g->pool && g->stream == stream)
     g->pool = pool; // the first allocation of a capture names its pool
-  // Anything still recorded over this range was released without our seeing
-  // it (a tracker attached late, a raw segment): the new block replaces it.
-  auto it = blocks_.lower_bound(p);
-  if (it != blocks_.begin()) {
-    auto prev = std::prev(it);
-    if (prev->first + prev->second.size > p)
-      blocks_.erase(prev);
-  }
-  while (it != blocks_.end() && it->first < p + n)
-    it = blocks_.erase(it);
-  blocks_.emplace_hint(it, p,
-                       Block{n, ev.seq, g ? g->id : 0, pool, 0, stream, layer});
+  blocks_.insert(p, Block{n, ev.seq, g ? g->id : 0, pool, 0, stream, layer});
   if (!hazards_.empty())
     onReuse(p, n, ev, out);
 }
 
 void Ledger::free(uintptr_t p, int32_t layer) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = blocks_.find(p);
-  if (it == blocks_.end()) {
+  Block b;
+  if (!blocks_.erase(p, &b)) {
     // Allocated before the verifier attached: nothing to check.
     history_.push(record(EventKind::Free, p, 0, 0, 0, layer));
     return;
   }
-  const Block b = it->second;
-  blocks_.erase(it);
   Graph *pg = b.pinnedBy && !active_.empty() ? activeById(b.pinnedBy) : nullptr;
   Event ev = record(EventKind::Free, p, b.size, b.stream,
                     pg ? pg->id : b.graph, layer);
@@ -225,12 +200,7 @@ void Ledger::free(uintptr_t p, int32_t layer) {
 void Ledger::segment(uintptr_t p, uint64_t n) {
   std::lock_guard<std::mutex> lock(mu_);
   history_.push(record(EventKind::Segment, p, n, 0, 0, -1));
-  auto it = blocks_.lower_bound(p);
-  if (it != blocks_.begin() && std::prev(it)->first +
-                                       std::prev(it)->second.size > p)
-    --it;
-  while (it != blocks_.end() && it->first < p + n)
-    it = blocks_.erase(it);
+  blocks_.eraseRange(p, n);
 }
 
 // A block baked into a running capture's task was freed. Ordinary
@@ -386,7 +356,7 @@ void Ledger::taskUses(uintptr_t stream, uintptr_t p, uint64_t n,
     task = up->second.task;
   }
   uintptr_t ob = 0;
-  const Block *owner = ownerOf(p, &ob);
+  Block *owner = ownerOf(p, &ob);
   Event ev = record(EventKind::TaskUse, p, n, stream, g ? g->id : 0, layer);
   ev.owner = owner ? owner->seq : 0;
   ev.key = static_cast<int64_t>(task);
@@ -403,7 +373,7 @@ void Ledger::taskUses(uintptr_t stream, uintptr_t p, uint64_t n,
   }
   g->pins.push_back(Pin{p, n, ev.owner, task, stream, layer, false});
   if (owner)
-    blocks_.find(ob)->second.pinnedBy = g->id;
+    owner->pinnedBy = g->id;
   if (!handle)
     return;
   auto a = aliases_.find(handle);

@@ -7,6 +7,7 @@
 #define TETHER_RUNTIME_LEDGER_H
 
 #include "event.h"
+#include "block_index.h"
 #include "history.h"
 #include "node_pool.h"
 #include "violation.h"
@@ -22,7 +23,7 @@
 namespace tether::rt {
 
 struct LedgerConfig {
-  size_t historyEvents = 1 << 16; // ring capacity
+  size_t historyEvents = 1 << 14; // ring capacity (1 MiB)
   size_t maxAliases = 1 << 16;    // weak aliases remembered at once
 };
 
@@ -61,19 +62,6 @@ public:
   uint64_t eventCount() const;
 
 private:
-  struct Block {
-    uint64_t size;
-    uint64_t seq;      // alloc event: the block's identity
-    uint64_t graph;    // capture it was allocated in, 0 if none
-    uint64_t pool;
-    uint64_t pinnedBy; // last graph whose task baked this block in
-    uintptr_t stream;
-    int32_t layer;
-  };
-  using BlockMap =
-      std::map<uintptr_t, Block, std::less<uintptr_t>,
-               PoolAllocator<std::pair<const uintptr_t, Block>>>;
-
   struct Pin {
     uintptr_t begin;
     uint64_t size;
@@ -135,7 +123,7 @@ private:
   bool pinnedIn(const Graph &g, uintptr_t begin, uint64_t n) const;
   bool slotStillBacked(const Hazard &h);
   // The live block containing p, or null.
-  const Block *ownerOf(uintptr_t p, uintptr_t *begin) const;
+  Block *ownerOf(uintptr_t p, uintptr_t *begin) { return blocks_.owner(p, begin); }
   Event allocEventOf(uintptr_t begin, const Block &b) const;
   Hazard *hazardFor(uint64_t graph, uint64_t ownerSeq);
   void onPinnedFree(Graph &g, uintptr_t begin, const Block &b,
@@ -152,8 +140,7 @@ private:
   const LedgerConfig cfg_;
   mutable std::mutex mu_;
   uint64_t seq_ = 0;
-  NodePool blockNodes_;
-  BlockMap blocks_;
+  BlockIndex blocks_;
   History history_;
   // Few graphs, fewer active captures: linear scans beat hashing here.
   std::vector<std::unique_ptr<Graph>> graphs_;
