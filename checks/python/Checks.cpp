@@ -152,13 +152,20 @@ private:
     }
   }
 
-  const PlaceUseFact *findUse(int Place, bool NeedUnchecked) const {
+  /// An in-capture use of Place, preferring one in function Near (the
+  /// same layer's code reads it again on the next layer's call).
+  const PlaceUseFact *findUse(int Place, bool NeedUnchecked, int Near) const {
+    const PlaceUseFact *Any = nullptr;
     for (const UseRef &R : CaptureUses) {
       const PlaceUseFact &U = P.Functions[R.Fn].F.Uses[R.Idx];
-      if (P.samePlace(U.Place, Place) && (!NeedUnchecked || !U.SizeChecked))
+      if (!P.samePlace(U.Place, Place) || (NeedUnchecked && U.SizeChecked))
+        continue;
+      if (R.Fn == Near)
         return &U;
+      if (!Any)
+        Any = &U;
     }
-    return nullptr;
+    return Any;
   }
 
   void checkWeakStores() {
@@ -178,9 +185,9 @@ private:
           // function that runs inside a capture it dies at the return.
           if (OwnRegion || Fn.ModuleBody)
             continue;
-          Dies = Fn.F.End;
+          Dies = W.ReturnAt.valid() ? W.ReturnAt : Fn.F.End;
         }
-        const PlaceUseFact *Use = findUse(W.Place, false);
+        const PlaceUseFact *Use = findUse(W.Place, false, (int)F);
         if (!Use)
           continue;
         if (!Seen.insert({W.WeakAt.Mod, {W.WeakAt.Row, W.WeakAt.Col}}).second)
@@ -236,7 +243,7 @@ private:
           continue;
         const std::string &Name = P.Places[S.Place].Display;
         if (S.Kind == SlotWriteFact::Replace || S.Kind == SlotWriteFact::Clear) {
-          const PlaceUseFact *Use = findUse(S.Place, false);
+          const PlaceUseFact *Use = findUse(S.Place, false, (int)F);
           if (!Use || !Use->Shared)
             continue;
           std::vector<Note> Notes;
@@ -247,7 +254,7 @@ private:
                  fill(msg::WorkspaceReplacedWarning, Name), S.At,
                  std::move(Notes));
         } else if (S.ExplicitSize) {
-          const PlaceUseFact *Use = findUse(S.Place, true);
+          const PlaceUseFact *Use = findUse(S.Place, true, (int)F);
           if (!Use || !Use->Shared)
             continue;
           std::vector<Note> Notes;

@@ -72,6 +72,7 @@ struct WeakStoreFact {
   Ctx C;
   std::string Holder; ///< The function-local strong holder of the memory.
   Pos DiesAt;         ///< Where the holder is rebound or deleted, if seen.
+  Pos ReturnAt;       ///< The first return after the store.
   int Helper = -1;    ///< The helper that made or stored the weak ref.
   Pos HelperAt;
 };

@@ -667,13 +667,18 @@ void FnWalker::walkWith(TSNode S, TSNode Next) {
 }
 
 void FnWalker::walkReturn(TSNode S) {
+  for (auto &[Idx, Holder] : OpenStores) {
+    WeakStoreFact &W = facts().WeakStores[Idx];
+    if (!W.DiesAt.valid() && !W.ReturnAt.valid())
+      W.ReturnAt = pos(S);
+  }
   TSNode X = firstNamedChild(S);
   if (!isNull(X)) {
     AVal V = eval(X);
     if (V.Weak && V.WeakOfParam >= 0 &&
         (RetWeakParam < 0 || RetWeakParam == V.WeakOfParam))
       RetWeakParam = V.WeakOfParam;
-    else if (V.Weak || V.Fresh || V.Place >= 0 ||
+    else if (V.Weak || !V.Holder.empty() || V.Place >= 0 ||
              (V.Param >= 0 && V.Param != RetWeakParam && RetWeakParam >= 0))
       RetOther = true;
     if (V.Place >= 0 && !V.Weak) {
@@ -1371,6 +1376,7 @@ AVal FnWalker::evalCall(TSNode N) {
   // Evaluate the arguments in order.
   struct Arg {
     TSNode Node;
+    TSNode Whole; // with its keyword
     std::string Keyword;
     AVal V;
     bool Splat = false;
@@ -1378,14 +1384,14 @@ AVal FnWalker::evalCall(TSNode N) {
   std::vector<Arg> As;
   if (!isNull(Args)) {
     if (kind(Args) == G.GeneratorExpr) {
-      As.push_back({Args, "", eval(Args), false});
+      As.push_back({Args, Args, "", eval(Args), false});
     } else {
       forEachChild(Args, true, [&](TSNode C, TSFieldId) {
         TSSymbol CK = kind(C);
         if (CK == G.Comment)
           return;
         Arg A;
-        A.Node = C;
+        A.Node = A.Whole = C;
         if (CK == G.KeywordArgument) {
           A.Keyword = text(field(C, G.FName));
           A.V = eval(field(C, G.FValue));
@@ -1503,7 +1509,7 @@ AVal FnWalker::evalCall(TSNode N) {
           storePlace(St.Place, Stored, At, St.Whole, St.Shared, Callee, St.At);
         }
         if (PE.UsedInOp)
-          useInOp(V, As[I].Node);
+          useInOp(V, As[I].Whole);
         if (PE.Escapes && !V.Weak && !V.Holder.empty())
           facts().Escaped.insert(V.Holder);
       }
@@ -1616,7 +1622,7 @@ AVal FnWalker::evalCall(TSNode N) {
       continue;
     }
     if (!NonOp)
-      useInOp(A.V, A.Node);
+      useInOp(A.V, A.Whole);
   }
   return R;
 }
@@ -1757,8 +1763,10 @@ void FnWalker::storePlace(int Pl, const AVal &V, Pos At, bool Whole,
     facts().WeakStores.push_back(W);
     OpenStores.emplace_back(facts().WeakStores.size() - 1, V.Holder);
   }
+  // A weak value written over a slot drops nothing: only strong writes
+  // can free what earlier layers' tasks point at.
   bool FromParam = V.Param >= 0 || V.WeakOfParam >= 0;
-  if (!FromParam && (V.Workspace || isWorkspacePlace(Pl))) {
+  if (!FromParam && !V.Weak && (V.Workspace || isWorkspacePlace(Pl))) {
     SlotWriteFact S;
     bool Empty = false;
     for (int X : E.Empty)
