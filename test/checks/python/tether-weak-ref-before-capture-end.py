@@ -55,7 +55,7 @@ def stash(n, t):
     # CHECK-NEXT: :[[@LINE-5]]:5: note: the weak reference is stored in '_SHARED', read by other code during the capture
     # CHECK-NEXT: :[[@LINE-6]]:5: note: the last strong reference to the memory dies here
     # CHECK-NEXT: :[[@LINE+5]]:28: note: the weak reference is used by a later operation of the same capture here
-    # CHECK-NEXT: :[[@LINE+16]]:5: note: capture ends here
+    # CHECK-NEXT: :[[@LINE+15]]:5: note: capture ends here
 
 
 def consume(n, q):

@@ -1,0 +1,129 @@
+# RUN: not %tether check %s | FileCheck %s --implicit-check-not=warning: --implicit-check-not=note:
+import torch
+import torch_npu
+
+# A "keep the larger workspace" cache shared by every layer.
+_WORKSPACE = None
+
+
+def get_workspace(size):
+    global _WORKSPACE
+    if _WORKSPACE is None or _WORKSPACE.numel() < size:
+        _WORKSPACE = torch.empty(size, dtype=torch.uint8, device="npu")
+    return _WORKSPACE
+
+
+class MLAImpl:
+    def forward(self, ctx, q, size):
+        if ctx.capturing:
+            ws = get_workspace(size)
+            return torch_npu.npu_mla(q, workspace=ws)
+        return torch_npu.npu_mla(q)
+
+
+# A workspace cache cleared in the middle of the capture.
+_SHARED_WORKSPACES = {}
+
+
+def reset_between_layers(ctx):
+    if ctx.capturing:
+        _SHARED_WORKSPACES.clear()
+
+
+def layer_with_cache(ctx, q, n):
+    if ctx.capturing:
+        ws = _SHARED_WORKSPACES.get(n)
+        if ws is None:
+            ws = torch.empty(n * 2)
+            _SHARED_WORKSPACES[n] = ws
+        torch_npu.npu_op(q, workspace=ws)
+
+
+# Sized from this layer's head count, cached for all layers without a check.
+_SIZED_WORKSPACES = {}
+
+
+class SlidingLayer:
+    def forward(self, ctx, q, n):
+        if ctx.capturing:
+            ws = _SIZED_WORKSPACES.get(n)
+            if ws is None:
+                ws = torch.empty(n * self.num_heads * self.head_size)
+                _SIZED_WORKSPACES[n] = ws
+            torch_npu.npu_op(q, workspace=ws)
+
+
+# Two layers use one slot on different streams inside the capture.
+_STREAM_WORKSPACES = {}
+
+
+def main_stream_layer(ctx, q, n):
+    if ctx.capturing:
+        torch_npu.npu_op(q, workspace=_STREAM_WORKSPACES[n])
+
+
+def side_stream_layer(ctx, q, n, side):
+    if ctx.capturing:
+        with torch.npu.stream(side):
+            torch_npu.npu_op(q, workspace=_STREAM_WORKSPACES[n])
+
+
+# --- Not flagged ---------------------------------------------------------
+
+# Filled once per key (first layer), read by the others: never replaced.
+_FILLED_ONCE = {}
+
+
+def first_fill(ctx, q, n):
+    if ctx.capturing:
+        ws = _FILLED_ONCE.get(n)
+        if ws is None:
+            ws = torch_npu._npu_paged_attention_get_workspace(q)
+            _FILLED_ONCE[n] = ws
+        torch_npu.npu_op(q, workspace=ws)
+
+
+# Each layer's own attribute is not shared across layers.
+class OwnWorkspace:
+    def forward(self, ctx, q, size):
+        if ctx.capturing:
+            if self._workspace is None or self._workspace.numel() < size:
+                self._workspace = torch.empty(size)
+            torch_npu.npu_op(q, workspace=self._workspace)
+
+
+# Streams ordered by an event wait.
+_ORDERED = {}
+
+
+def ordered_main(ctx, q, n):
+    if ctx.capturing:
+        torch_npu.npu_op(q, workspace=_ORDERED[n])
+
+
+def ordered_side(ctx, q, n, side):
+    if ctx.capturing:
+        side.wait_stream(torch.npu.current_stream())
+        with torch.npu.stream(side):
+            torch_npu.npu_op(q, workspace=_ORDERED[n])
+
+
+# Replaced only outside capture.
+def resize_eagerly(size):
+    global _WORKSPACE
+    _WORKSPACE = torch.empty(size)
+
+# CHECK: shared-across-layers.py:12:9: warning: workspace slot '_WORKSPACE' shared by several layers is replaced during graph capture; tasks captured by earlier layers still point at the old workspace [tether-workspace-shared-across-layers]
+# CHECK-NEXT: shared-across-layers.py:18:12: note: capture begins here
+# CHECK-NEXT: shared-across-layers.py:19:18: note: 'get_workspace' runs inside the capture through this call
+# CHECK-NEXT: shared-across-layers.py:20:41: note: an earlier layer reads the slot and hands the workspace to a captured task here
+# CHECK: shared-across-layers.py:30:9: warning: workspace slot '_SHARED_WORKSPACES' shared by several layers is replaced during graph capture{{.*}} [tether-workspace-shared-across-layers]
+# CHECK-NEXT: shared-across-layers.py:29:8: note: capture begins here
+# CHECK-NEXT: shared-across-layers.py:39:29: note: an earlier layer reads the slot and hands the workspace to a captured task here
+# CHECK: shared-across-layers.py:52:17: warning: workspace cached in '_SIZED_WORKSPACES' is sized for the first caller and reused by other layers without a size check [tether-workspace-shared-across-layers]
+# CHECK-NEXT: shared-across-layers.py:48:12: note: capture begins here
+# CHECK-NEXT: shared-across-layers.py:51:22: note: the workspace size is computed from this caller's arguments here
+# CHECK-NEXT: shared-across-layers.py:53:33: note: another layer reads the slot and hands the workspace to a captured task without a size check here
+# CHECK: shared-across-layers.py:68:33: warning: workspace slot '_STREAM_WORKSPACES' is used on different streams inside the capture without ordering [tether-workspace-shared-across-layers]
+# CHECK-NEXT: shared-across-layers.py:66:8: note: capture begins here
+# CHECK-NEXT: shared-across-layers.py:62:29: note: the slot is also used on another stream here
