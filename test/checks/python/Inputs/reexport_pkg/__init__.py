@@ -1,0 +1,1 @@
+from .ops.weak import weak_ref_tensors as weak
