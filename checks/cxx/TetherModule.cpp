@@ -1,5 +1,8 @@
 //===- TetherModule.cpp - Registers the tether checks ---------------------===//
 #include "DoubleWeakRefCheck.h"
+#include "WeakRefBeforeCaptureEndCheck.h"
+#include "WeakRefOfMaybeNullCheck.h"
+#include "WorkspaceSharedAcrossLayersCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyModuleRegistry.h"
 
@@ -9,6 +12,11 @@ class TetherModule : public clang::tidy::ClangTidyModule {
 public:
   void addCheckFactories(clang::tidy::ClangTidyCheckFactories &F) override {
     F.registerCheck<DoubleWeakRefCheck>("tether-double-weak-ref");
+    F.registerCheck<WeakRefBeforeCaptureEndCheck>(
+        "tether-weak-ref-before-capture-end");
+    F.registerCheck<WorkspaceSharedAcrossLayersCheck>(
+        "tether-workspace-shared-across-layers");
+    F.registerCheck<WeakRefOfMaybeNullCheck>("tether-weak-ref-of-maybe-null");
   }
 };
 
