@@ -98,3 +98,19 @@ at::Tensor npu_fused_infer_attention_score(const at::Tensor &q,
                                            const at::Tensor &workspace);
 int64_t npu_fused_infer_attention_score_get_max_workspace(const at::Tensor &q);
 } // namespace at_npu::native
+
+// Events, capture guards and workspace helpers (capture-lifetime checks).
+namespace c10_npu {
+struct NPUEvent {
+  void record(NPUStream);
+  void block(NPUStream);
+};
+struct NPUGraphCaptureGuard {
+  explicit NPUGraphCaptureGuard(NPUGraph &g) : g_(g) { g_.capture_begin(); }
+  ~NPUGraphCaptureGuard() { g_.capture_end(); }
+  NPUGraph &g_;
+};
+} // namespace c10_npu
+namespace at_npu::native {
+void npu_paged_attention(const at::Tensor &q, const at::Tensor &workspace);
+} // namespace at_npu::native

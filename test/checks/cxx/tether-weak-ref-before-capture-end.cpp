@@ -1,0 +1,178 @@
+// RUN: %clang_tidy --checks='-*,tether-weak-ref-before-capture-end' %s -- -std=c++17 -isystem %S/Inputs \
+// RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='note:'
+// RUN: not %tether check --checks='tether-weak-ref-before-capture-end' %s -- -std=c++17 -isystem %S/Inputs \
+// RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='note:'
+
+#include "torch_npu_stub.h"
+
+at::Tensor weak_ref_tensor(const at::Tensor &t);
+using at_npu::native::npu_paged_attention;
+
+//===--- a local's weak ref stored in a cache the next layer reads -------===//
+static std::unordered_map<int64_t, at::Tensor> g_attn_ws;
+
+void attention_layer(const at::Tensor &q, int64_t n) {
+  auto it = g_attn_ws.find(n);
+  if (it != g_attn_ws.end()) {
+    npu_paged_attention(q, it->second);
+    return;
+  }
+  at::Tensor ws = at::empty({n});
+  npu_paged_attention(q, ws);
+  g_attn_ws[n] = weak_ref_tensor(ws);
+}
+// CHECK: :[[@LINE-2]]:18: warning: weak reference made during graph capture to memory whose last strong reference can die before the capture ends [tether-weak-ref-before-capture-end]
+// CHECK: :[[@LINE+11]]:3: note: capture begins here
+// CHECK: :[[@LINE+12]]:5: note: 'attention_layer' runs inside the capture through this call
+// CHECK: :[[@LINE-4]]:1: note: the last strong reference to the memory dies here
+// CHECK: :[[@LINE-6]]:3: note: the weak reference is stored in 'g_attn_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-12]]:28: note: the weak reference is used by a later operation of the same capture here
+// CHECK: :[[@LINE+9]]:3: note: capture ends here
+
+// Warm-up runs the same layer outside capture: the capturing call is named.
+void warmup(const at::Tensor &q) { attention_layer(q, 16); }
+
+void capture_decode(c10_npu::NPUGraph &graph, const at::Tensor &q, int layers) {
+  graph.capture_begin();
+  for (int i = 0; i < layers; ++i)
+    attention_layer(q, 16);
+  graph.capture_end();
+}
+
+//===--- fixed: a keep-alive list holds it until after capture ------------===//
+static std::unordered_map<int64_t, at::Tensor> g_fixed_ws;
+static std::vector<at::Tensor> g_keep_alive;
+
+void attention_layer_fixed(const at::Tensor &q, int64_t n) {
+  auto it = g_fixed_ws.find(n);
+  if (it != g_fixed_ws.end()) {
+    npu_paged_attention(q, it->second);
+    return;
+  }
+  at::Tensor ws = at::empty({n});
+  npu_paged_attention(q, ws);
+  g_keep_alive.push_back(ws);
+  g_fixed_ws[n] = weak_ref_tensor(ws);
+}
+
+void capture_fixed(c10_npu::NPUGraph &graph, const at::Tensor &q) {
+  graph.capture_begin();
+  attention_layer_fixed(q, 16);
+  attention_layer_fixed(q, 16);
+  graph.capture_end();
+  g_keep_alive.clear();
+}
+
+//===--- a temporary, through a store helper (parameter) -----------------===//
+static std::map<int64_t, at::Tensor> g_tmp_ws;
+
+void remember(int64_t n, const at::Tensor &ws) { g_tmp_ws[n] = weak_ref_tensor(ws); }
+// CHECK: :[[@LINE-1]]:64: warning: weak reference made during graph capture
+// CHECK: :[[@LINE+14]]:33: note: capture begins here
+// CHECK: :[[@LINE+14]]:3: note: 'layer_tmp' runs inside the capture through this call
+// CHECK: :[[@LINE+7]]:3: note: 'remember' runs inside the capture through this call
+// CHECK: :[[@LINE+6]]:15: note: the last strong reference to the memory dies here
+// CHECK: :[[@LINE-6]]:50: note: the weak reference is stored in 'g_tmp_ws[]', read by other code during the capture
+// CHECK: :[[@LINE+5]]:26: note: the weak reference is used by a later operation of the same capture here
+// CHECK: :[[@LINE+11]]:1: note: capture ends here
+
+void layer_tmp(const at::Tensor &q, int64_t n) {
+  remember(n, at::empty({n}));
+  npu_paged_attention(q, g_tmp_ws[n]);
+}
+
+void capture_raii(c10_npu::NPUGraph &graph, const at::Tensor &q) {
+  c10_npu::NPUGraphCaptureGuard guard(graph);
+  layer_tmp(q, 8);
+  layer_tmp(q, 8);
+}
+
+// Negative twin: the caller's strong copy is a global, alive past capture.
+static at::Tensor g_persistent;
+static std::map<int64_t, at::Tensor> g_held_ws;
+void remember_held(int64_t n, const at::Tensor &ws) { g_held_ws[n] = weak_ref_tensor(ws); }
+void layer_held(const at::Tensor &q, int64_t n) {
+  remember_held(n, g_persistent);
+  npu_paged_attention(q, g_held_ws[n]);
+}
+void capture_held(c10_npu::NPUGraph &graph, const at::Tensor &q) {
+  c10_npu::NPUGraphCaptureGuard guard(graph);
+  layer_held(q, 8);
+}
+
+//===--- used directly after the owner's scope ended, inside the region ---===//
+void scoped_owner(aclrtStream s, const at::Tensor &q, bool early) {
+  aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL);
+  if (early)
+    return;
+  at::Tensor w;
+  {
+    at::Tensor tmp = at::empty({4});
+    w = weak_ref_tensor(tmp);
+  }
+  npu_paged_attention(q, w);
+  aclmdlRI model;
+  aclmdlRICaptureEnd(s, &model);
+}
+// CHECK: :[[@LINE-6]]:9: warning: weak reference made during graph capture
+// CHECK: :[[@LINE-13]]:3: note: capture begins here
+// CHECK: :[[@LINE-7]]:3: note: the last strong reference to the memory dies here
+// CHECK: :[[@LINE-7]]:26: note: the weak reference is used by a later operation of the same capture here
+// CHECK: :[[@LINE-6]]:3: note: capture ends here
+
+// Negative twin: the alias is used only while its owner lives.
+void scoped_owner_ok(aclrtStream s, const at::Tensor &q) {
+  aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL);
+  {
+    at::Tensor tmp = at::empty({4});
+    at::Tensor w = weak_ref_tensor(tmp);
+    npu_paged_attention(q, w);
+  }
+  aclmdlRI model;
+  aclmdlRICaptureEnd(s, &model);
+}
+
+//===--- negative: weak refs made after the capture ended ----------------===//
+static std::map<int64_t, at::Tensor> g_after_ws;
+void layer_after(const at::Tensor &q, int64_t n) { npu_paged_attention(q, g_after_ws[n]); }
+void capture_then_weaken(c10_npu::NPUGraph &graph, const at::Tensor &q) {
+  at::Tensor ws = at::empty({8});
+  graph.capture_begin();
+  layer_after(q, 8);
+  graph.capture_end();
+  g_after_ws[8] = weak_ref_tensor(ws);
+}
+
+//===--- negative: aliases read only after capture (update at replay) ----===//
+static std::map<int64_t, at::Tensor> g_attn_params;
+void layer_params(const at::Tensor &q, int64_t n) {
+  at::Tensor ws = at::empty({n});
+  npu_paged_attention(q, ws);
+  g_attn_params[n] = weak_ref_tensor(ws);
+}
+void capture_params(c10_npu::NPUGraph &graph, const at::Tensor &q) {
+  graph.capture_begin();
+  layer_params(q, 8);
+  graph.capture_end();
+}
+void update_at_replay(const at::Tensor &q, int64_t n) {
+  npu_paged_attention(q, g_attn_params[n]);
+}
+
+//===--- negative: a different graph's end closes nothing ------------------===//
+// (the first graph's region stays open; the member-held tensor is safe)
+struct Runner {
+  at::Tensor ws_;
+  std::map<int64_t, at::Tensor> slots_;
+  void step(const at::Tensor &q) {
+    slots_[0] = weak_ref_tensor(ws_);
+    npu_paged_attention(q, slots_[0]);
+  }
+};
+void capture_member(c10_npu::NPUGraph &a, c10_npu::NPUGraph &b, Runner &r,
+                    const at::Tensor &q) {
+  a.capture_begin();
+  b.capture_end();
+  r.step(q);
+  a.capture_end();
+}
