@@ -31,8 +31,31 @@ extern volatile int TetherModuleAnchorSource;
 [[maybe_unused]] static int TetherModuleAnchor = TetherModuleAnchorSource;
 
 namespace {
+/// The nearest compile_commands.json / compile_flags.txt in a directory
+/// above File or in its build/ subdirectory, the places clangd looks, so a
+/// pre-commit hook run from the repository root finds build/.
+std::unique_ptr<CompilationDatabase> findDatabaseAbove(StringRef File,
+                                                       std::string &Err) {
+  llvm::SmallString<256> Abs(File);
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  for (StringRef Dir = llvm::sys::path::parent_path(Abs); !Dir.empty();
+       Dir = llvm::sys::path::parent_path(Dir)) {
+    llvm::SmallString<256> Build(Dir);
+    llvm::sys::path::append(Build, "build");
+    for (StringRef Candidate : {Dir, StringRef(Build)}) {
+      std::string Ignored;
+      if (auto DB = CompilationDatabase::loadFromDirectory(Candidate, Ignored))
+        return DB;
+    }
+  }
+  Err = "no compilation database found";
+  return nullptr;
+}
+
 /// The compile database for one file: the "--" arguments, -p, or the nearest
-/// compile_commands.json / compile_flags.txt above the file.
+/// one above the file. (A JSON database interpolates commands for files it
+/// does not list, headers included, as clangd does.)
 std::unique_ptr<CompilationDatabase> databaseFor(const std::string &File,
                                                  const CxxOptions &Opts,
                                                  std::string &Err) {
@@ -43,7 +66,7 @@ std::unique_ptr<CompilationDatabase> databaseFor(const std::string &File,
   else if (!Opts.BuildPath.empty())
     DB = CompilationDatabase::autoDetectFromDirectory(Opts.BuildPath, Err);
   else
-    DB = CompilationDatabase::autoDetectFromSource(File, Err);
+    DB = findDatabaseAbove(File, Err);
   if (!DB)
     return nullptr;
   // Built outside LLVM's bin/, the driver would guess the resource dir
@@ -96,11 +119,15 @@ llvm::Error tether::checkCompileCommands(const std::vector<std::string> &Files,
     auto DB = databaseFor(F, Opts, Err);
     if (!DB) {
       if (!Opts.BuildPath.empty())
-        return llvm::createStringError(Opts.BuildPath +
-                                       ": no compilation database: " + Err);
+        // clang's message spans several lines; the contract is one.
+        return llvm::createStringError(
+            Opts.BuildPath + ": no compilation database (no "
+                             "compile_commands.json or compile_flags.txt in "
+                             "this directory or above it)");
       return llvm::createStringError(
           F + ": no compile_commands.json or compile_flags.txt found above "
-              "this file; pass -p BUILD_DIR or compiler flags after --");
+              "this file (or in a build/ beside one of its parent "
+              "directories); pass -p BUILD_DIR or compiler flags after --");
     }
     llvm::SmallString<256> Abs(F);
     llvm::sys::fs::make_absolute(Abs);

@@ -3,7 +3,9 @@
 #define TETHER_TOOL_OUTPUT_H
 
 #include "common/Finding.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
+#include <string>
 #include <vector>
 
 namespace tether {
@@ -13,6 +15,14 @@ void writeText(llvm::raw_ostream &OS, const std::vector<Finding> &Findings);
 
 /// {"version": 1, "diagnostics": [...]} as in DESIGN.md's contract.
 void writeJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings);
+
+/// SARIF 2.1.0: one rule per enabled check (help URI
+/// HelpUriBase/<check>.md), one result per finding with its notes as related
+/// locations and Fingerprints[i] as the partial fingerprint of Findings[i].
+void writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
+                const std::vector<std::string> &Fingerprints,
+                const std::vector<std::string> &EnabledChecks,
+                llvm::StringRef HelpUriBase);
 
 } // namespace tether
 

@@ -1,25 +1,31 @@
 //===- main.cpp - The tether command line ---------------------------------===//
 //
 //   tether check [options] PATH... [-- COMPILER_ARGS]
+//   tether lsp [--checks=GLOB] [--config=FILE]
 //
 // Exit status: 0 no findings, 1 findings, 2 usage, configuration or input
 // error (one line on stderr).
 //
 //===----------------------------------------------------------------------===//
 #include "CxxFrontend.h"
+#include "Filters.h"
 #include "Inputs.h"
 #include "LineTable.h"
+#include "Lsp.h"
 #include "Output.h"
+#include "common/Messages.h"
 #include "catalog/Catalog.h"
 #include "clang-tidy/GlobList.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <map>
+#include <optional>
 #ifdef TETHER_HAVE_PYTHON
 #include "python/PythonFrontend.h"
 #endif
@@ -29,22 +35,27 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory TetherCat("tether options");
 static cl::SubCommand CheckCmd("check", "Analyse C++ and Python files");
+static cl::SubCommand LspCmd("lsp", "Serve diagnostics to an editor over "
+                                    "stdio (Language Server Protocol)");
 
 static cl::list<std::string> Paths(cl::Positional, cl::desc("<path>..."),
                                    cl::sub(CheckCmd), cl::cat(TetherCat));
-enum class Format { Text, Json };
+enum class Format { Text, Json, Sarif };
 static cl::opt<Format> OutputFormat(
     "format", cl::desc("Output format"), cl::init(Format::Text),
     cl::values(clEnumValN(Format::Text, "text", "clang-style diagnostics"),
-               clEnumValN(Format::Json, "json", "tether JSON, version 1")),
+               clEnumValN(Format::Json, "json", "tether JSON, version 1"),
+               clEnumValN(Format::Sarif, "sarif", "SARIF 2.1.0")),
     cl::sub(CheckCmd), cl::cat(TetherCat));
 static cl::opt<std::string>
     Checks("checks", cl::desc("Checks to run, clang-tidy glob syntax"),
-           cl::init("tether-*"), cl::sub(CheckCmd), cl::cat(TetherCat));
+           cl::init("tether-*"), cl::sub(CheckCmd), cl::sub(LspCmd),
+           cl::cat(TetherCat));
 static cl::opt<std::string>
     ConfigFile("config", cl::desc("A .tether.yaml applied after the ones "
                                   "found upward from each file"),
-               cl::value_desc("file"), cl::sub(CheckCmd), cl::cat(TetherCat));
+               cl::value_desc("file"), cl::sub(CheckCmd), cl::sub(LspCmd),
+               cl::cat(TetherCat));
 static cl::opt<std::string>
     BuildPath("p", cl::desc("Directory with compile_commands.json"),
               cl::value_desc("dir"), cl::sub(CheckCmd), cl::cat(TetherCat));
@@ -56,6 +67,35 @@ static cl::opt<bool> Fix("fix", cl::desc("Apply unambiguous fix-its (C++)"),
 static cl::opt<bool> ListChecks("list-checks",
                                 cl::desc("List the enabled checks and exit"),
                                 cl::sub(CheckCmd), cl::cat(TetherCat));
+static cl::opt<std::string> WarningsAsErrors(
+    "warnings-as-errors",
+    cl::desc("Report findings of these checks (glob) with severity error; "
+             "the exit status is 1 on any finding either way"),
+    cl::value_desc("glob"), cl::sub(CheckCmd), cl::cat(TetherCat));
+static cl::opt<std::string> DiffRev(
+    "diff", cl::desc("Report only findings on lines changed since REV "
+                     "(git diff -U0 REV)"),
+    cl::value_desc("rev"), cl::sub(CheckCmd), cl::cat(TetherCat));
+static cl::opt<std::string> ChangedLinesFrom(
+    "changed-lines-from",
+    cl::desc("Report only findings on lines a unified diff (git diff -U0) "
+             "adds or changes"),
+    cl::value_desc("file"), cl::sub(CheckCmd), cl::cat(TetherCat));
+static cl::opt<std::string> BaselineFile(
+    "baseline", cl::desc("Accept the findings recorded in this file"),
+    cl::value_desc("file"), cl::sub(CheckCmd), cl::cat(TetherCat));
+static cl::opt<bool> WriteBaseline(
+    "write-baseline",
+    cl::desc("Record the current findings in the --baseline file and exit 0"),
+    cl::sub(CheckCmd), cl::cat(TetherCat));
+static cl::opt<std::string> ShardSpec(
+    "shard", cl::desc("Analyse only shard I of N (0-based) of the inputs"),
+    cl::value_desc("I/N"), cl::sub(CheckCmd), cl::cat(TetherCat));
+static cl::opt<std::string> HelpUriBase(
+    "sarif-help-uri",
+    cl::desc("Base URI of the check documentation in SARIF rules"),
+    cl::init(TETHER_DOCS_URL), cl::value_desc("uri"), cl::sub(CheckCmd),
+    cl::cat(TetherCat));
 
 static int fail(const llvm::Twine &Msg) {
   llvm::errs() << "tether: error: " << Msg << "\n";
@@ -87,6 +127,64 @@ static int applyFixes(const std::vector<Finding> &Findings) {
   return 0;
 }
 
+/// The check names a run may report, for SARIF's rule table.
+static std::vector<std::string> enabledChecks() {
+  std::vector<std::string> Out = listCxxChecks(Checks);
+  clang::tidy::GlobList Filter(Checks);
+  for (const char *Name : {msg::WeakRefBeforeCaptureEnd, msg::DoubleWeakRef,
+                           msg::WorkspaceSharedAcrossLayers,
+                           msg::WeakRefOfMaybeNull})
+    if (Filter.contains(Name) && !llvm::is_contained(Out, Name))
+      Out.push_back(Name);
+  return Out;
+}
+
+static void sortUnique(std::vector<Finding> &Findings) {
+  std::sort(Findings.begin(), Findings.end());
+  Findings.erase(std::unique(Findings.begin(), Findings.end(),
+                             [](const Finding &A, const Finding &B) {
+                               return !(A < B) && !(B < A);
+                             }),
+                 Findings.end());
+}
+
+/// The selections of a CI run, read and validated before any analysis so
+/// that a bad option is a usage error, not a half run.
+struct Selection {
+  std::optional<ChangedLines> Changed;
+  std::optional<Baseline> Accepted;
+  Shard Part;
+};
+
+static llvm::Expected<Selection> readSelection() {
+  Selection S;
+  if (!ShardSpec.empty()) {
+    auto P = Shard::parse(ShardSpec);
+    if (!P)
+      return P.takeError();
+    S.Part = *P;
+  }
+  if (!DiffRev.empty() && !ChangedLinesFrom.empty())
+    return llvm::createStringError(
+        "--diff and --changed-lines-from cannot be combined");
+  if (!DiffRev.empty() || !ChangedLinesFrom.empty()) {
+    auto C = DiffRev.empty() ? ChangedLines::fromFile(ChangedLinesFrom)
+                             : ChangedLines::fromGit(DiffRev);
+    if (!C)
+      return C.takeError();
+    S.Changed = std::move(*C);
+  }
+  if (WriteBaseline && BaselineFile.empty())
+    return llvm::createStringError("--write-baseline needs --baseline=FILE");
+  if (!BaselineFile.empty() && !WriteBaseline) {
+    auto B = Baseline::load(BaselineFile);
+    if (!B)
+      return B.takeError();
+    S.Accepted = std::move(*B);
+  }
+  return S;
+}
+
 static int runCheck(const CxxOptions &CxxOpts) {
   clang::tidy::GlobList Filter(Checks);
   if (ListChecks) {
@@ -100,12 +198,21 @@ static int runCheck(const CxxOptions &CxxOpts) {
                 "[-- COMPILER_ARGS]");
 
   // Configuration errors stop the run before any analysis.
+  auto Sel = readSelection();
+  if (!Sel)
+    return fail(llvm::toString(Sel.takeError()));
   if (!ConfigFile.empty())
     if (auto C = Catalog::load(ConfigFile); !C)
       return fail(llvm::toString(C.takeError()));
   auto Inputs = collectInputs(Paths);
   if (!Inputs)
     return fail(llvm::toString(Inputs.takeError()));
+  // A shard analyses its own translation units. Python packages are
+  // analysed whole (imports need the whole tree) and the findings split by
+  // file below.
+  llvm::erase_if(Inputs->Cxx, [&](const std::string &F) {
+    return !Sel->Part.owns(LineTable::displayPath(F));
+  });
   CatalogProvider Catalogs(ConfigFile);
   for (const std::string &F : Inputs->Cxx)
     if (auto C = Catalogs.forFile(F); !C)
@@ -136,21 +243,49 @@ static int runCheck(const CxxOptions &CxxOpts) {
     if (R.FilesRead == 0 && !R.Problems.empty())
       InputErrors = true;
     for (Finding &F : R.Findings)
-      if (Filter.contains(F.Check))
+      if (Filter.contains(F.Check) &&
+          Sel->Part.owns(LineTable::displayPath(F.Loc.File)))
         Findings.push_back(std::move(F));
 #else
     return fail("this tether was built without the Python frontend");
 #endif
   }
 
-  std::sort(Findings.begin(), Findings.end());
-  Findings.erase(std::unique(Findings.begin(), Findings.end(),
-                             [](const Finding &A, const Finding &B) {
-                               return !(A < B) && !(B < A);
-                             }),
-                 Findings.end());
+  sortUnique(Findings);
+  if (Sel->Changed)
+    llvm::erase_if(Findings, [&](const Finding &F) {
+      return !Sel->Changed->contains(F.Loc);
+    });
+  if (!WarningsAsErrors.empty()) {
+    clang::tidy::GlobList AsErrors(WarningsAsErrors);
+    for (Finding &F : Findings)
+      if (AsErrors.contains(F.Check))
+        F.Severity = "error";
+  }
+  std::vector<std::string> Prints = fingerprints(Findings);
+  if (WriteBaseline) {
+    if (llvm::Error E = Baseline::write(BaselineFile, Findings, Prints))
+      return fail(llvm::toString(std::move(E)));
+    llvm::errs() << "tether: recorded " << Findings.size()
+                 << " finding(s) in " << BaselineFile << "\n";
+    return InputErrors ? 2 : 0;
+  }
+  if (Sel->Accepted) {
+    std::vector<Finding> Kept;
+    std::vector<std::string> KeptPrints;
+    for (size_t I = 0; I < Findings.size(); ++I)
+      if (!Sel->Accepted->accept(Prints[I])) {
+        Kept.push_back(std::move(Findings[I]));
+        KeptPrints.push_back(Prints[I]);
+      }
+    Findings = std::move(Kept);
+    Prints = std::move(KeptPrints);
+  }
+
   if (OutputFormat == Format::Json)
     writeJson(llvm::outs(), Findings);
+  else if (OutputFormat == Format::Sarif)
+    writeSarif(llvm::outs(), Findings, Prints, enabledChecks(), HelpUriBase);
   else
     writeText(llvm::outs(), Findings);
   llvm::outs().flush();
@@ -161,6 +296,97 @@ static int runCheck(const CxxOptions &CxxOpts) {
   if (InputErrors)
     return 2;
   return Findings.empty() ? 0 : 1;
+}
+
+/// `tether lsp`: the diagnostics of one open document. Python is analysed
+/// with the other modules of its directory when the buffer is saved, and
+/// alone (from a scratch copy) while it has unsaved edits. C++ files are
+/// analysed when saved, with the compile database found as `check` finds it
+/// (editors normally get C++ diagnostics from tether-clangd instead).
+static std::vector<Finding> analyzeDocument(const CxxOptions &CxxOpts,
+                                            llvm::StringRef Path,
+                                            llvm::StringRef Text, bool Saved) {
+  namespace fs = llvm::sys::fs;
+  namespace path = llvm::sys::path;
+  if (path::extension(Path) == ".py") {
+#ifdef TETHER_HAVE_PYTHON
+    CatalogProvider Catalogs(ConfigFile);
+    clang::tidy::GlobList Filter(Checks);
+    std::vector<std::string> Files;
+    llvm::SmallString<128> Scratch;
+    if (Saved) {
+      std::error_code EC;
+      for (fs::directory_iterator It(path::parent_path(Path), EC), End;
+           It != End && !EC; It.increment(EC))
+        if (path::extension(It->path()) == ".py" &&
+            It->type() == fs::file_type::regular_file)
+          Files.push_back(It->path());
+      if (Files.empty())
+        Files.push_back(Path.str());
+    } else {
+      if (fs::createUniqueDirectory("tether-lsp", Scratch))
+        return {};
+      llvm::SmallString<128> Copy(Scratch);
+      path::append(Copy, path::filename(Path));
+      std::error_code EC;
+      {
+        llvm::raw_fd_ostream OS(Copy, EC);
+        if (!EC)
+          OS << Text;
+      }
+      if (EC)
+        return {};
+      Files.push_back(std::string(Copy));
+    }
+    python::Result R = python::analyze(Files, Catalogs, 1);
+    for (const python::FileProblem &P : R.Problems)
+      llvm::errs() << "tether lsp: " << P.File << ": " << P.Message << "\n";
+    std::vector<Finding> Out;
+    for (Finding &F : R.Findings) {
+      if (!Filter.contains(F.Check))
+        continue;
+      if (!Scratch.empty()) { // map the scratch copy back to the document
+        auto Back = [&](Location &L) {
+          if (canonicalPath(L.File) == canonicalPath(Files[0]))
+            L.File = Path.str();
+        };
+        Back(F.Loc);
+        for (Note &N : F.Notes)
+          Back(N.Loc);
+      }
+      Out.push_back(std::move(F));
+    }
+    if (!Scratch.empty()) {
+      fs::remove(Files[0]);
+      fs::remove(Scratch);
+    }
+    return Out;
+#else
+    llvm::errs() << "tether lsp: built without the Python frontend\n";
+    return {};
+#endif
+  }
+  if (!Saved || !(isCxxSource(Path) || isCxxHeader(Path)))
+    return {};
+  std::vector<std::string> Files{Path.str()};
+  if (llvm::Error E = checkCompileCommands(Files, CxxOpts)) {
+    llvm::errs() << "tether lsp: " << llvm::toString(std::move(E)) << "\n";
+    return {};
+  }
+  CxxResult R = runCxx(Files, CxxOpts);
+  for (const std::string &E : R.Errors)
+    llvm::errs() << "tether lsp: " << E << "\n";
+  return R.Findings;
+}
+
+static int runLsp(const CxxOptions &CxxOpts) {
+  if (!ConfigFile.empty())
+    if (auto C = Catalog::load(ConfigFile); !C)
+      return fail(llvm::toString(C.takeError()));
+  return serveLsp(stdin, stdout,
+                  [&](llvm::StringRef Path, llvm::StringRef Text, bool Saved) {
+                    return analyzeDocument(CxxOpts, Path, Text, Saved);
+                  });
 }
 
 int main(int argc, const char **argv) {
@@ -180,13 +406,15 @@ int main(int argc, const char **argv) {
   if (!cl::ParseCommandLineOptions(
           OwnArgc, argv,
           "tether: workspace-lifetime checks around graph capture\n\n"
-          "  tether check [options] PATH... [-- COMPILER_ARGS]\n",
+          "  tether check [options] PATH... [-- COMPILER_ARGS]\n"
+          "  tether lsp [--checks=GLOB] [--config=FILE]\n",
           &ErrOS)) {
     llvm::StringRef First = llvm::StringRef(Errors).trim().split('\n').first;
     return fail(First.empty() ? "invalid command line" : First);
   }
-  if (!CheckCmd) {
+  if (!CheckCmd && !LspCmd) {
     llvm::errs() << "usage: tether check [options] PATH... [-- COMPILER_ARGS]"
+                    "\n       tether lsp [--checks=GLOB] [--config=FILE]"
                     "\n       (tether check --help for the options)\n";
     return 2;
   }
@@ -196,5 +424,5 @@ int main(int argc, const char **argv) {
   CxxOpts.Jobs = Jobs == 0 ? llvm::hardware_concurrency().compute_thread_count()
                            : unsigned(Jobs);
   CxxOpts.Fix = Fix;
-  return runCheck(CxxOpts);
+  return LspCmd ? runLsp(CxxOpts) : runCheck(CxxOpts);
 }

@@ -1,0 +1,58 @@
+//===- ClangdMain.cpp - clangd with the tether checks linked in -----------===//
+//
+// Everything but the resource directory is stock clangd: the tether module
+// registers itself with clang-tidy's registry, and clangd runs it like any
+// other check once `.clangd` enables it (with FastCheckFilter: Loose, since
+// clangd only runs checks it knows to be fast by default).
+//
+//===----------------------------------------------------------------------===//
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include <string>
+#include <vector>
+
+namespace clang::clangd {
+// Defined in Debian's libclangdMain.a (clangd/tool/ClangdMain.cpp); its
+// header is not installed.
+int clangdMain(int argc, char *argv[]);
+} // namespace clang::clangd
+
+extern volatile int TetherModuleAnchorSource;
+// Keeps the statically linked module (and its registration) in the binary.
+[[maybe_unused]] static int TetherModuleAnchor = TetherModuleAnchorSource;
+
+/// clangd derives the resource dir (clang's builtin headers such as
+/// <stddef.h>) from its own path, which is wrong outside LLVM's bin/. Use
+/// <exe>/../lib/clang/<major> when this binary is installed next to a clang
+/// tree, otherwise the one found at configure time.
+static std::string resourceDir(const char *Argv0) {
+  static int Anchor;
+  std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
+  if (!Exe.empty()) {
+    llvm::SmallString<256> Dir(llvm::sys::path::parent_path(
+        llvm::sys::path::parent_path(Exe)));
+    llvm::sys::path::append(Dir, "lib", "clang", TETHER_LLVM_VERSION_MAJOR);
+    llvm::SmallString<256> Probe(Dir);
+    llvm::sys::path::append(Probe, "include", "stddef.h");
+    if (llvm::sys::fs::exists(Probe))
+      return std::string(Dir);
+  }
+  return TETHER_CLANG_RESOURCE_DIR;
+}
+
+int main(int argc, char *argv[]) {
+  std::vector<char *> Args(argv, argv + argc);
+  bool UserSet = false;
+  for (int I = 1; I < argc; ++I) {
+    llvm::StringRef A(argv[I]);
+    if (A.consume_front("--") || A.consume_front("-"))
+      UserSet |= A.starts_with("resource-dir");
+  }
+  std::string Flag = "--resource-dir=" + resourceDir(argv[0]);
+  if (!UserSet)
+    Args.insert(Args.begin() + 1, Flag.data());
+  Args.push_back(nullptr);
+  return clang::clangd::clangdMain(int(Args.size()) - 1, Args.data());
+}
