@@ -139,10 +139,13 @@ SourceLocation MaybeEmpty::reason(const FunctionDecl *F, const Expr *E,
         MC->getNumArgs() == 1 && isEmptyValue(MC->getArg(0)))
       return MC->getBeginLoc();
   }
-  if (auto K = keyOf(E))
-    if (isTensorType(E->getType()))
-      if (auto It = St.find(*K); It != St.end())
-        return It->second;
+  // A local (or a member of one) is tracked by the flow, which knows the
+  // guards on the path.
+  if (auto K = keyOf(E)) {
+    auto It = St.find(*K);
+    return It != St.end() && isTensorType(E->getType()) ? It->second
+                                                        : SourceLocation();
+  }
   // A slot of a container that holds empty tensors.
   if (Place P = Where.placeOf(F, E); P && P.Slot && isTensorType(E->getType()))
     if (auto It = EmptySlots.find(P.Decl); It != EmptySlots.end())
