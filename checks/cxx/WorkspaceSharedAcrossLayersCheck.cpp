@@ -285,13 +285,20 @@ bool Workspaces::sizeCompared(const ValueDecl *D) const {
     // The access (or a local copy of it) under a size query in a comparison.
     const ParentMap &PM = Where.parents(A.Fn);
     const Stmt *Cur = A.E;
+    bool SawSize = false;
     for (const Stmt *Par = PM.getParent(Cur); Par; Par = PM.getParent(Par)) {
       if (const auto *BO = dyn_cast<BinaryOperator>(Par))
-        if (BO->isComparisonOp())
-          return true;
+        if (BO->isComparisonOp()) {
+          if (SawSize)
+            return true;
+          break;
+        }
       if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Par))
-        if (Op->isComparisonOp())
-          return true;
+        if (Op->isComparisonOp()) {
+          if (SawSize)
+            return true;
+          break;
+        }
       if (isa<CompoundStmt, IfStmt, DeclStmt, ReturnStmt>(Par))
         break;
       const auto *MC = dyn_cast<CXXMemberCallExpr>(Par);
@@ -299,6 +306,8 @@ bool Workspaces::sizeCompared(const ValueDecl *D) const {
       if (MC && N != "numel" && N != "size" && N != "sizes" && N != "nbytes" &&
           N != "sym_numel" && N != "storage" && N != "nbytes")
         break;
+      if (MC)
+        SawSize = true;
     }
   }
   return false;

@@ -1,0 +1,81 @@
+// RUN: %clang_tidy --checks='-*,tether-workspace-shared-across-layers' %s -- -std=c++17 -isystem %S/Inputs \
+// RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='note:'
+// RUN: not %tether check --checks='tether-workspace-shared-across-layers' %s -- -std=c++17 -isystem %S/Inputs \
+// RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='note:'
+// Negative twins: a slot keyed by the layer; a first fill with a size
+// check; a fill before capture (the warm-up), never replaced in capture.
+#include "torch_npu_stub.h"
+void TORCH_CHECK_LIKE(bool);
+using at_npu::native::npu_paged_attention;
+
+// (a) keep-the-larger cache replaced mid-capture.
+static at::Tensor g_workspace;
+void attn_larger(const at::Tensor &q, int64_t need) {
+  if (!g_workspace.defined() || g_workspace.numel() < need)
+    g_workspace = at::empty({need});
+  npu_paged_attention(q, g_workspace);
+}
+// (b) sized by the first caller, never compared.
+static std::unordered_map<int, at::Tensor> g_fia_workspace;
+void attn_first(const at::Tensor &q, int64_t need) {
+  if (g_fia_workspace.find(0) == g_fia_workspace.end())
+    g_fia_workspace[0] = at::empty({need});
+  npu_paged_attention(q, g_fia_workspace[0]);
+}
+// negative: keyed by layer.
+static std::unordered_map<int, at::Tensor> g_layer_workspace;
+void attn_per_layer(const at::Tensor &q, int layer_id, int64_t need) {
+  if (g_layer_workspace.find(layer_id) == g_layer_workspace.end())
+    g_layer_workspace[layer_id] = at::empty({need});
+  npu_paged_attention(q, g_layer_workspace[layer_id]);
+}
+// negative: size compared before reuse (first fill, then checked).
+static at::Tensor g_checked_workspace;
+void attn_checked(const at::Tensor &q, int64_t need) {
+  if (!g_checked_workspace.defined())
+    g_checked_workspace = at::empty({need});
+  TORCH_CHECK_LIKE(g_checked_workspace.numel() >= need);
+  npu_paged_attention(q, g_checked_workspace);
+}
+// negative: filled only during warm-up, before the capture.
+static at::Tensor g_warm_workspace;
+void warm(int64_t need) { g_warm_workspace = at::empty({need}); }
+void attn_warm(const at::Tensor &q) { npu_paged_attention(q, g_warm_workspace); }
+// (c) two streams.
+static at::Tensor g_shared_workspace = at::empty({1024});
+void attn_main(const at::Tensor &q) { npu_paged_attention(q, g_shared_workspace); }
+void attn_side(const at::Tensor &q, c10_npu::NPUStream side) {
+  c10_npu::NPUStreamGuard guard(side);
+  npu_paged_attention(q, g_shared_workspace);
+}
+void capture(c10_npu::NPUGraph &g, const at::Tensor &q, c10_npu::NPUStream side) {
+  warm(4096);
+  g.capture_begin();
+  for (int i = 0; i < 2; ++i) {
+    attn_larger(q, 64 * (i + 1));
+    attn_first(q, 64 * (i + 1));
+    attn_per_layer(q, i, 64);
+    attn_main(q);
+    attn_side(q, side);
+    attn_checked(q, 64);
+    attn_warm(q);
+  }
+  g.capture_end();
+}
+
+// Expected diagnostics, in order (the notes tell each story).
+// CHECK: :[[@LINE-52]]:5: warning: workspace slot 'g_workspace' shared by several layers is replaced during graph capture; tasks captured by earlier layers still point at the old workspace [tether-workspace-shared-across-layers]
+// CHECK: :[[@LINE-15]]:3: note: capture begins here
+// CHECK: :[[@LINE-14]]:5: note: 'attn_larger' runs inside the capture through this call
+// CHECK: :[[@LINE-54]]:26: note: an earlier layer reads the slot and hands the workspace to a captured task here
+// CHECK: :[[@LINE-8]]:3: note: capture ends here
+// CHECK: :[[@LINE-50]]:5: warning: workspace cached in 'g_fia_workspace' is sized for the first caller and reused by other layers without a size check [tether-workspace-shared-across-layers]
+// CHECK: :[[@LINE-20]]:3: note: capture begins here
+// CHECK: :[[@LINE-18]]:5: note: 'attn_first' runs inside the capture through this call
+// CHECK: :[[@LINE-53]]:26: note: the workspace size is computed from this caller's arguments here
+// CHECK: :[[@LINE-13]]:3: note: capture ends here
+// CHECK: :[[@LINE-28]]:26: warning: workspace slot 'g_shared_workspace' is used on different streams inside the capture without ordering [tether-workspace-shared-across-layers]
+// CHECK: :[[@LINE-25]]:3: note: capture begins here
+// CHECK: :[[@LINE-20]]:5: note: 'attn_side' runs inside the capture through this call
+// CHECK: :[[@LINE-34]]:62: note: the slot is also used on another stream here
+// CHECK: :[[@LINE-18]]:3: note: capture ends here
