@@ -1,118 +1,192 @@
 #include "block_index.h"
 
-#include <algorithm>
+#include <vector>
 
 namespace tether::rt {
 
 BlockIndex::BlockIndex()
-    : large_(PoolAllocator<std::pair<const uintptr_t, Block>>(&largeNodes_)) {
-  pages_.reserve(1024);
+    : blocks_(12), buckets_(11),
+      large_(PoolAllocator<std::pair<const uintptr_t, uint64_t>>(&largeNodes_)) {}
+
+uint8_t BlockIndex::classOf(uint64_t size) {
+  if (size <= 4096)
+    return 0;
+  unsigned bits = 64 - static_cast<unsigned>(__builtin_clzll(size - 1));
+  unsigned c = (bits - 12 + 2) / 3; // smallest c with size <= 4096 << 3c
+  return c < kClasses ? static_cast<uint8_t>(c) : kInMap;
+}
+
+void BlockIndex::index(uintptr_t begin, Block &b) {
+  uint8_t c = classOf(b.size);
+  if (c != kInMap) {
+    bool fresh = false;
+    Bucket &bk = buckets_.insert(bucketKey(begin >> pageBits(c), c), &fresh);
+    if (bk.n < kPerBucket) {
+      bk.begins[bk.n++] = begin;
+      ++perClass_[c];
+      b.indexedIn = c;
+      return;
+    }
+    // Only blocks far smaller than their class (tiny ones, or stale records
+    // overlapping live ones) can fill a bucket: they go to the map.
+  }
+  large_.insert_or_assign(begin, b.size);
+  b.indexedIn = kInMap;
+}
+
+void BlockIndex::unindex(uintptr_t begin, const Block &b) {
+  uint8_t c = b.indexedIn;
+  if (c == kInMap) {
+    large_.erase(begin);
+    return;
+  }
+  Bucket *bk = buckets_.find(bucketKey(begin >> pageBits(c), c));
+  if (!bk)
+    return;
+  for (uint32_t i = 0; i < bk->n; ++i)
+    if (bk->begins[i] == begin) {
+      bk->begins[i] = bk->begins[--bk->n];
+      --perClass_[c];
+      break;
+    }
+  if (bk->n == 0)
+    buckets_.erase(bk); // bounded memory: empty pages are not kept
 }
 
 Block &BlockIndex::insert(uintptr_t begin, const Block &b) {
-  Block stale;
-  if (!large_.empty() && large_.count(begin))
-    erase(begin, &stale); // a record whose free was never seen
-  if (b.size > kPage) {
-    erase(begin, &stale);
-    ++count_;
-    return large_.insert_or_assign(begin, b).first->second;
+  if (~static_cast<uint64_t>(begin) == 0)
+    return scratch_ = b;
+  bool fresh = false;
+  // Index first: the bucket table may grow, the block table must not move
+  // after we take the reference below.
+  Entry *e = blocks_.find(~static_cast<uint64_t>(begin));
+  if (e) {
+    // A record whose free was never seen: replace it, re-indexed if its
+    // size class changed.
+    uint8_t old = e->block.indexedIn;
+    if (classOf(b.size) == old && old != kInMap) {
+      e->block = b;
+      e->block.indexedIn = old;
+      return e->block;
+    }
+    unindex(begin, e->block);
+    Block nb = b;
+    index(begin, nb);
+    e = blocks_.find(~static_cast<uint64_t>(begin));
+    e->block = nb;
+    return e->block;
   }
-  Page &page = pages_[pageOf(begin)];
-  auto it = std::find(page.begins.begin(), page.begins.end(), begin);
-  if (it != page.begins.end()) {
-    Block &slot = page.blocks[static_cast<size_t>(it - page.begins.begin())];
-    slot = b;
-    return slot;
-  }
-  ++count_;
-  page.begins.push_back(begin);
-  page.blocks.push_back(b);
-  return page.blocks.back();
+  Block nb = b;
+  index(begin, nb);
+  Entry &ne = blocks_.insert(~static_cast<uint64_t>(begin), &fresh);
+  ne.block = nb;
+  return ne.block;
 }
 
 bool BlockIndex::erase(uintptr_t begin, Block *out) {
-  auto pit = pages_.find(pageOf(begin));
-  if (pit != pages_.end()) {
-    Page &page = pit->second;
-    auto &bs = page.begins;
-    auto it = std::find(bs.begin(), bs.end(), begin);
-    if (it != bs.end()) {
-      size_t i = static_cast<size_t>(it - bs.begin());
-      *out = page.blocks[i];
-      // Order within a page does not matter: swap with the last and pop.
-      bs[i] = bs.back();
-      bs.pop_back();
-      page.blocks[i] = page.blocks.back();
-      page.blocks.pop_back();
-      --count_;
-      return true;
-    }
-  }
-  if (large_.empty())
+  Entry *e = blocks_.find(~static_cast<uint64_t>(begin));
+  if (!e)
     return false;
-  auto lit = large_.find(begin);
-  if (lit == large_.end())
-    return false;
-  *out = lit->second;
-  large_.erase(lit);
-  --count_;
+  *out = e->block;
+  blocks_.erase(e);
+  unindex(begin, *out);
   return true;
 }
 
-Block *BlockIndex::ownerInPage(uintptr_t page, uintptr_t p, uintptr_t *begin) {
-  auto pit = pages_.find(page);
-  if (pit == pages_.end())
+void BlockIndex::prefetchBucket(uintptr_t begin) {
+  Entry *e = blocks_.find(~static_cast<uint64_t>(begin));
+  if (!e || e->block.indexedIn == kInMap)
+    return;
+  unsigned c = e->block.indexedIn;
+  buckets_.prefetch(bucketKey(begin >> pageBits(c), c));
+}
+
+Block *BlockIndex::ownerInBucket(unsigned c, uintptr_t page, uintptr_t p,
+                                 uintptr_t *begin) {
+  Bucket *bk = buckets_.find(bucketKey(page, c));
+  if (!bk)
     return nullptr;
-  Page &pg = pit->second;
-  for (size_t i = 0; i < pg.begins.size(); ++i)
-    if (pg.begins[i] <= p && p < pg.begins[i] + pg.blocks[i].size) {
-      *begin = pg.begins[i];
-      return &pg.blocks[i];
+  for (uint32_t i = 0; i < bk->n; ++i) {
+    uintptr_t b = bk->begins[i];
+    if (b > p)
+      continue;
+    Entry *e = blocks_.find(~static_cast<uint64_t>(b));
+    if (e && p - b < e->block.size) {
+      *begin = b;
+      return &e->block;
     }
+  }
   return nullptr;
 }
 
 Block *BlockIndex::owner(uintptr_t p, uintptr_t *begin) {
-  if (Block *b = ownerInPage(pageOf(p), p, begin))
-    return b;
-  if (pageOf(p) > 0)
-    if (Block *b = ownerInPage(pageOf(p) - 1, p, begin))
+  Entry *e = blocks_.find(~static_cast<uint64_t>(p));
+  if (e && e->block.size) {
+    *begin = p;
+    return &e->block;
+  }
+  for (unsigned c = 0; c < kClasses; ++c) {
+    if (!perClass_[c])
+      continue;
+    uintptr_t page = p >> pageBits(c);
+    if (Block *b = ownerInBucket(c, page, p, begin))
       return b;
+    if (page > 0)
+      if (Block *b = ownerInBucket(c, page - 1, p, begin))
+        return b;
+  }
+  if (large_.empty())
+    return nullptr;
   auto it = large_.upper_bound(p);
   if (it == large_.begin())
     return nullptr;
   --it;
-  if (p >= it->first + it->second.size)
+  if (p - it->first >= it->second)
+    return nullptr;
+  e = blocks_.find(~static_cast<uint64_t>(it->first));
+  if (!e)
     return nullptr;
   *begin = it->first;
-  return &it->second;
+  return &e->block;
 }
 
+// Not on the hot path (a caching allocator's segment event): collect the
+// starts first, as erasing moves table entries.
 void BlockIndex::eraseRange(uintptr_t b, uint64_t n) {
   if (n == 0)
     return;
-  for (uintptr_t page = pageOf(b); page <= pageOf(b + n - 1); ++page) {
-    auto pit = pages_.find(page);
-    if (pit == pages_.end())
+  const uintptr_t last = b + (n - 1);
+  std::vector<uintptr_t> doomed;
+  auto inRange = [&](uintptr_t x) { return x >= b && x <= last; };
+  for (unsigned c = 0; c < kClasses; ++c) {
+    if (!perClass_[c])
       continue;
-    Page &pg = pit->second;
-    for (size_t i = 0; i < pg.begins.size();) {
-      if (pg.begins[i] >= b && pg.begins[i] < b + n) {
-        pg.begins[i] = pg.begins.back();
-        pg.begins.pop_back();
-        pg.blocks[i] = pg.blocks.back();
-        pg.blocks.pop_back();
-        --count_;
-      } else {
-        ++i;
-      }
+    const uintptr_t first = b >> pageBits(c), lastPage = last >> pageBits(c);
+    if (lastPage - first >= buckets_.capacity()) {
+      // Fewer buckets than pages in range: walk the buckets instead.
+      buckets_.forEach([&](Bucket &bk) {
+        if ((~bk.key & 7) == c)
+          for (uint32_t i = 0; i < bk.n; ++i)
+            if (inRange(bk.begins[i]))
+              doomed.push_back(bk.begins[i]);
+      });
+      continue;
+    }
+    for (uintptr_t page = first;; ++page) {
+      if (Bucket *bk = buckets_.find(bucketKey(page, c)))
+        for (uint32_t i = 0; i < bk->n; ++i)
+          if (inRange(bk->begins[i]))
+            doomed.push_back(bk->begins[i]);
+      if (page == lastPage)
+        break;
     }
   }
-  for (auto it = large_.lower_bound(b); it != large_.end() && it->first < b + n;) {
-    it = large_.erase(it);
-    --count_;
-  }
+  for (auto it = large_.lower_bound(b); it != large_.end() && it->first <= last;
+       ++it)
+    doomed.push_back(it->first);
+  Block gone;
+  for (uintptr_t x : doomed)
+    erase(x, &gone);
 }
 
 } // namespace tether::rt

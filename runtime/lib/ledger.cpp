@@ -43,7 +43,7 @@ Ledger::Ledger(int device, const LedgerConfig &cfg)
 Event Ledger::record(EventKind k, uintptr_t p, uint64_t n, uintptr_t stream,
                      uint64_t graph, int32_t layer) {
   Event e;
-  e.seq = ++seq_;
+  e.seq = k == EventKind::Free ? 0 : ++seq_; // a free was numbered when queued
   e.kind = k;
   e.ptr = p;
   e.size = n;
@@ -168,7 +168,7 @@ Violation Ledger::make(const char *check, const char *kind, uint64_t graph,
 
 void Ledger::alloc(uintptr_t p, uint64_t n, uintptr_t stream, uint64_t pool,
                    int32_t layer, Out &out) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = lockAndDrain();
   Graph *g = active_.empty() ? nullptr : captureFor(stream, pool);
   Event ev = record(EventKind::Alloc, p, n, stream, g ? g->id : 0, layer);
   ev.owner = ev.seq;
@@ -182,15 +182,47 @@ void Ledger::alloc(uintptr_t p, uint64_t n, uintptr_t stream, uint64_t pool,
 
 void Ledger::free(uintptr_t p, int32_t layer) {
   std::lock_guard<std::mutex> lock(mu_);
+  pending_[pendingCount_++] = PendingFree{p, ++seq_, layer};
+  if (pendingCount_ == kFreeBatch)
+    drainFrees();
+}
+
+std::unique_lock<std::mutex> Ledger::lockAndDrain() {
+  std::unique_lock<std::mutex> lock(mu_);
+  drainFrees();
+  return lock;
+}
+
+// Random frees over a large live set each miss the cache once or twice;
+// issued one by one those misses serialise. Prefetching the whole batch
+// first lets them overlap.
+void Ledger::drainFrees() {
+  const size_t n = pendingCount_;
+  if (n == 0)
+    return;
+  pendingCount_ = 0;
+  for (size_t i = 0; i < n; ++i)
+    blocks_.prefetchBlock(pending_[i].ptr);
+  for (size_t i = 0; i < n; ++i)
+    blocks_.prefetchBucket(pending_[i].ptr);
+  for (size_t i = 0; i < n; ++i)
+    applyFree(pending_[i]);
+}
+
+void Ledger::applyFree(const PendingFree &f) {
+  const uintptr_t p = f.ptr;
   Block b;
   if (!blocks_.erase(p, &b)) {
     // Allocated before the verifier attached: nothing to check.
-    history_.push(record(EventKind::Free, p, 0, 0, 0, layer));
+    Event ev = record(EventKind::Free, p, 0, 0, 0, f.layer);
+    ev.seq = f.seq;
+    history_.push(ev);
     return;
   }
   Graph *pg = b.pinnedBy && !active_.empty() ? activeById(b.pinnedBy) : nullptr;
   Event ev = record(EventKind::Free, p, b.size, b.stream,
-                    pg ? pg->id : b.graph, layer);
+                    pg ? pg->id : b.graph, f.layer);
+  ev.seq = f.seq;
   ev.owner = b.seq;
   history_.push(ev);
   if (pg)
@@ -198,7 +230,7 @@ void Ledger::free(uintptr_t p, int32_t layer) {
 }
 
 void Ledger::segment(uintptr_t p, uint64_t n) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = lockAndDrain();
   history_.push(record(EventKind::Segment, p, n, 0, 0, -1));
   blocks_.eraseRange(p, n);
 }
@@ -285,7 +317,7 @@ void Ledger::reportHazard(Hazard &h, const char *kind, const Event &at,
 // ---- capture ---------------------------------------------------------------
 
 uint64_t Ledger::captureBegin(uintptr_t stream, int32_t layer) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = lockAndDrain();
   if (captureOn(stream))
     return 0; // the runtime rejects a nested capture on one stream as well
   auto g = std::make_unique<Graph>();
@@ -298,7 +330,7 @@ uint64_t Ledger::captureBegin(uintptr_t stream, int32_t layer) {
 }
 
 uint64_t Ledger::captureEnd(uintptr_t stream, int32_t layer, Out &out) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = lockAndDrain();
   Graph *g = captureOn(stream);
   if (!g)
     return 0;
@@ -320,7 +352,7 @@ uint64_t Ledger::captureEnd(uintptr_t stream, int32_t layer, Out &out) {
 }
 
 void Ledger::taskGroupBegin(uintptr_t stream) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = lockAndDrain();
   Graph *g = captureOn(stream);
   if (!g)
     return;
@@ -332,7 +364,7 @@ void Ledger::taskGroupBegin(uintptr_t stream) {
 }
 
 uint64_t Ledger::taskGroupEnd(uintptr_t stream) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = lockAndDrain();
   Graph *g = captureOn(stream);
   if (!g)
     return 0;
@@ -346,7 +378,7 @@ uint64_t Ledger::taskGroupEnd(uintptr_t stream) {
 
 void Ledger::taskUses(uintptr_t stream, uintptr_t p, uint64_t n,
                       uintptr_t handle, int32_t layer, Out &out) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = lockAndDrain();
   Graph *g = captureOn(stream);
   uint64_t task = g ? g->openTask : 0;
   auto up = updates_.find(stream);
@@ -422,7 +454,7 @@ void Ledger::dropAliasesIfFull() {
 
 void Ledger::weakRef(uintptr_t src, uintptr_t alias, uintptr_t p, uint64_t n,
                      int32_t layer, Out &out) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = lockAndDrain();
   uintptr_t ob = 0;
   const Block *owner = p ? ownerOf(p, &ob) : nullptr;
   // The capture the memory belongs to, else the one running on this device.
@@ -443,7 +475,8 @@ void Ledger::weakRef(uintptr_t src, uintptr_t alias, uintptr_t p, uint64_t n,
     return;
   }
   uint64_t sourceOwner = ev.owner;
-  auto s = aliases_.find(src);
+  // Handle 0 is "unknown" (a caller with bare addresses): it names no alias.
+  auto s = src ? aliases_.find(src) : aliases_.end();
   if (s != aliases_.end() && s->second.begin == p) {
     Violation v = make(check::DoubleWeakRef, "alias-of-alias", ev.graph, layer,
                        -1, p, n, {ev});
@@ -455,15 +488,17 @@ void Ledger::weakRef(uintptr_t src, uintptr_t alias, uintptr_t p, uint64_t n,
     if (!sourceOwner)
       sourceOwner = s->second.owner;
   }
-  dropAliasesIfFull();
-  aliases_[alias] = Alias{p, n, sourceOwner, g ? g->id : 0, false};
+  if (alias) {
+    dropAliasesIfFull();
+    aliases_[alias] = Alias{p, n, sourceOwner, g ? g->id : 0, false};
+  }
   if (g && sourceOwner)
     ++g->aliasedOwners[sourceOwner];
 }
 
 void Ledger::workspace(uintptr_t stream, int32_t layer, int64_t key,
                        uintptr_t p, uint64_t n, uint64_t needed, Out &out) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = lockAndDrain();
   Graph *g = captureOn(stream);
   uintptr_t ob = 0;
   const Block *owner = p ? ownerOf(p, &ob) : nullptr;
@@ -552,7 +587,7 @@ void Ledger::workspace(uintptr_t stream, int32_t layer, int64_t key,
 }
 
 void Ledger::streamWait(uintptr_t waiter, uintptr_t signaler) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = lockAndDrain();
   Event ev = record(EventKind::StreamWait, 0, 0, waiter, 0, -1);
   ev.owner = signaler;
   history_.push(ev);
@@ -591,7 +626,7 @@ void Ledger::checkPin(Graph &g, Pin &pin, const char *when, Out &out) {
 }
 
 void Ledger::replay(uint64_t graph, Out &out) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = lockAndDrain();
   history_.push(record(EventKind::Replay, 0, 0, 0, graph, -1));
   Graph *g = graphById(graph);
   if (!g)
@@ -601,7 +636,7 @@ void Ledger::replay(uint64_t graph, Out &out) {
 }
 
 void Ledger::taskUpdateBegin(uintptr_t stream, uint64_t task) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = lockAndDrain();
   auto tg = taskGraph_.find(task);
   Graph *g = tg == taskGraph_.end() ? nullptr : graphById(tg->second);
   Event ev =
@@ -615,7 +650,7 @@ void Ledger::taskUpdateBegin(uintptr_t stream, uint64_t task) {
 
 // Checked at the end: the update may re-point exactly the stale arguments.
 void Ledger::taskUpdateEnd(uintptr_t stream, Out &out) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = lockAndDrain();
   auto up = updates_.find(stream);
   if (up == updates_.end())
     return;
@@ -634,7 +669,7 @@ void Ledger::taskUpdateEnd(uintptr_t stream, Out &out) {
 }
 
 void Ledger::graphDestroy(uint64_t graph) {
-  std::lock_guard<std::mutex> lock(mu_);
+  auto lock = lockAndDrain();
   history_.push(record(EventKind::GraphDestroy, 0, 0, 0, graph, -1));
   active_.erase(std::remove_if(active_.begin(), active_.end(),
                                [&](Graph *g) { return g->id == graph; }),
@@ -655,13 +690,13 @@ void Ledger::graphDestroy(uint64_t graph) {
     it = it->second.graph == graph ? aliases_.erase(it) : std::next(it);
 }
 
-size_t Ledger::liveBlocks() const {
-  std::lock_guard<std::mutex> lock(mu_);
+size_t Ledger::liveBlocks() {
+  auto lock = lockAndDrain();
   return blocks_.size();
 }
 
-size_t Ledger::historySize() const {
-  std::lock_guard<std::mutex> lock(mu_);
+size_t Ledger::historySize() {
+  auto lock = lockAndDrain();
   return history_.size();
 }
 

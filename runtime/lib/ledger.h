@@ -34,7 +34,10 @@ public:
   explicit Ledger(int device, const LedgerConfig &cfg = {});
 
   // Allocator feed: O(log n), no heap allocation once the live set has
-  // reached its high-water mark.
+  // reached its high-water mark. A free is numbered and queued at once and
+  // applied in a batch (prefetched, so the batch's cache misses overlap)
+  // when the queue fills or before any other event is handled, so every
+  // other event sees exactly the state it would have seen unbatched.
   void alloc(uintptr_t p, uint64_t n, uintptr_t stream, uint64_t pool,
              int32_t layer, Out &out);
   void free(uintptr_t p, int32_t layer);
@@ -57,8 +60,8 @@ public:
   void graphDestroy(uint64_t graph);
 
   // Introspection for tests and the bench.
-  size_t liveBlocks() const;
-  size_t historySize() const;
+  size_t liveBlocks();
+  size_t historySize();
   uint64_t eventCount() const;
 
 private:
@@ -114,6 +117,17 @@ private:
     bool repinned;
   };
 
+  struct PendingFree {
+    uintptr_t ptr;
+    uint64_t seq;
+    int32_t layer;
+  };
+  static constexpr size_t kFreeBatch = 16;
+
+  // Takes the lock and applies the queued frees first.
+  std::unique_lock<std::mutex> lockAndDrain();
+  void drainFrees();
+  void applyFree(const PendingFree &f);
   Event record(EventKind k, uintptr_t p, uint64_t n, uintptr_t stream,
                uint64_t graph, int32_t layer);
   Graph *graphById(uint64_t id);
@@ -140,6 +154,8 @@ private:
   const LedgerConfig cfg_;
   mutable std::mutex mu_;
   uint64_t seq_ = 0;
+  PendingFree pending_[kFreeBatch];
+  size_t pendingCount_ = 0;
   BlockIndex blocks_;
   History history_;
   // Few graphs, fewer active captures: linear scans beat hashing here.

@@ -161,6 +161,15 @@ TEST_F(LedgerTest, TwoWeakRefsOfTheStrongTensorAreNotDouble) {
   EXPECT_EQ(found(), Found{});
 }
 
+// Callers with bare addresses pass handle 0 ("unknown"): two weak refs of
+// the same memory are then not an alias of an alias.
+TEST_F(LedgerTest, UnknownHandlesNeverMakeAnAliasOfAnAlias) {
+  alloc(W, KB, 0, S, 0);
+  L.weakRef(0, 0, W, KB, 0, out);
+  L.weakRef(0, 0, W, KB, 0, out);
+  EXPECT_EQ(found(), Found{});
+}
+
 TEST_F(LedgerTest, WeakRefOfUndefinedTensorIsReported) {
   L.weakRef(0xA, 0xB, 0, 0, 4, out);
   ASSERT_EQ(found(), Found{std::string(check::WeakRefOfMaybeNull) +
