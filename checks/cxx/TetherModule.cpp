@@ -4,7 +4,6 @@
 #include "WeakRefOfMaybeNullCheck.h"
 #include "WorkspaceSharedAcrossLayersCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
-#include "clang-tidy/ClangTidyModuleRegistry.h"
 
 namespace tether::cxx {
 
