@@ -172,6 +172,7 @@ void Ledger::alloc(uintptr_t p, uint64_t n, uintptr_t stream, uint64_t pool,
   Graph *g = active_.empty() ? nullptr : captureFor(stream, pool);
   Event ev = record(EventKind::Alloc, p, n, stream, g ? g->id : 0, layer);
   ev.owner = ev.seq;
+  allocEpoch_ = ev.seq;
   history_.push(ev);
   if (g && pool && !g->pool && g->stream == stream)
     g->pool = pool; // the first allocation of a capture names its pool
@@ -232,6 +233,7 @@ void Ledger::applyFree(const PendingFree &f) {
 void Ledger::segment(uintptr_t p, uint64_t n) {
   auto lock = lockAndDrain();
   history_.push(record(EventKind::Segment, p, n, 0, 0, -1));
+  allocEpoch_ = seq_;
   blocks_.eraseRange(p, n);
 }
 
@@ -608,8 +610,10 @@ void Ledger::checkPin(Graph &g, Pin &pin, const char *when, Out &out) {
   uintptr_t ob = 0;
   const Block *cur = ownerOf(pin.begin, &ob);
   if (!cur || cur->seq == pin.owner || cur->graph == g.id ||
-      (g.pool && cur->pool == g.pool))
+      (g.pool && cur->pool == g.pool)) {
+    pin.checkedAt = allocEpoch_;
     return;
+  }
   pin.reported = true;
   Violation v = make(check::WeakRefBeforeCaptureEnd, "pinned-range-taken", g.id,
                      pin.layer, -1, pin.begin, pin.size,
@@ -631,8 +635,11 @@ void Ledger::replay(uint64_t graph, Out &out) {
   Graph *g = graphById(graph);
   if (!g)
     return;
+  // Pins already checked since the last allocation (typically by the task
+  // updates just before this replay) cannot have been taken since.
   for (Pin &pin : g->pins)
-    checkPin(*g, pin, "replay", out);
+    if (pin.checkedAt != allocEpoch_ || allocEpoch_ == 0)
+      checkPin(*g, pin, "replay", out);
 }
 
 void Ledger::taskUpdateBegin(uintptr_t stream, uint64_t task) {

@@ -73,6 +73,7 @@ private:
     uintptr_t stream;
     int32_t layer;
     bool reported;
+    uint64_t checkedAt = 0; // allocEpoch_ of its last clean check
   };
   struct Slot {
     uintptr_t begin;
@@ -154,6 +155,10 @@ private:
   const LedgerConfig cfg_;
   mutable std::mutex mu_;
   uint64_t seq_ = 0;
+  // Seq of the last event that gave memory a new owner (alloc, segment).
+  // A pin found clean stays clean until then: frees alone cannot hand its
+  // range to anyone.
+  uint64_t allocEpoch_ = 0;
   PendingFree pending_[kFreeBatch];
   size_t pendingCount_ = 0;
   BlockIndex blocks_;

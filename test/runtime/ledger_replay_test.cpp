@@ -27,6 +27,26 @@ TEST_F(LedgerTest, PinnedRangeTakenByEagerBlockIsReportedAtReplay) {
   EXPECT_EQ(out.size(), 1u);
 }
 
+// A replay skips pins checked since the last allocation (the task updates
+// just before it checked them); an allocation in between must undo that.
+TEST_F(LedgerTest, RangeTakenAfterACleanTaskUpdateIsReportedAtReplay) {
+  alloc(In, KB, -1, S, 0);
+  uint64_t g = begin();
+  uint64_t task = taskGroup(In, KB, 0);
+  end();
+  L.taskUpdateBegin(S2, task);
+  uses(In, KB, 0, 0, S2);
+  L.taskUpdateEnd(S2, out);
+  L.replay(g, out); // checked clean by the update: skipped
+  EXPECT_EQ(found(), Found{});
+  free(In);
+  L.replay(g, out); // freed only: nobody owns the range yet
+  EXPECT_EQ(found(), Found{});
+  alloc(In, KB, 9, S2, 0);
+  L.replay(g, out);
+  ASSERT_EQ(found(), Found{kTaken});
+}
+
 TEST_F(LedgerTest, RangeReusedWithinTheGraphPoolIsCleanAtReplay) {
   uint64_t g = begin();
   alloc(W, KB, 0);
