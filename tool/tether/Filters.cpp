@@ -107,8 +107,11 @@ llvm::Expected<ChangedLines> ChangedLines::fromGit(llvm::StringRef Rev) {
   auto Top = runGit({"rev-parse", "--show-toplevel"});
   if (!Top)
     return Top.takeError();
+  // Explicit prefixes: a user's diff.noprefix or diff.mnemonicPrefix
+  // setting would change the "+++ b/" lines parsed below.
   auto Diff = runGit({"diff", "-U0", "--no-color", "--no-ext-diff",
-                      "--no-renames", Rev, "--"});
+                      "--no-renames", "--src-prefix=a/", "--dst-prefix=b/",
+                      Rev, "--"});
   if (!Diff)
     return Diff.takeError();
   return parseDiff(*Diff, llvm::StringRef(*Top).trim());

@@ -150,6 +150,9 @@ void Server::handle(const Object &Msg) {
   std::string Uri = Doc && Doc->getString("uri") ? Doc->getString("uri")->str()
                                                  : std::string();
 
+  // Requests must carry an id; without one there is nobody to answer.
+  if (!Id && (*Method == "initialize" || *Method == "shutdown"))
+    return;
   if (*Method == "initialize") {
     Object Sync{{"openClose", true},
                 {"change", 1}, // full text

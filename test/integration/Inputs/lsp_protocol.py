@@ -28,6 +28,8 @@ stdin = (frame(init)
          + frame({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover",
                   "params": {}})
          + frame(raw=b"{not json")
+         # A shutdown without an id is not a request: ignored, no crash.
+         + frame({"jsonrpc": "2.0", "method": "shutdown"})
          + frame({"jsonrpc": "2.0", "method": "exit"}))
 p = subprocess.run(sys.argv[1:], input=stdin, stdout=subprocess.PIPE,
                    stderr=subprocess.DEVNULL, timeout=60)
