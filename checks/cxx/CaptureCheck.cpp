@@ -3,7 +3,6 @@
 #include "common/Messages.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
-#include <algorithm>
 
 using namespace clang;
 using namespace clang::ast_matchers;
@@ -11,41 +10,18 @@ using namespace tether::cxx;
 namespace msg = tether::msg;
 
 void CaptureCheck::registerMatchers(MatchFinder *Finder) {
-  Finder->addMatcher(
-      functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))
-          .bind("fn"),
-      this);
-  // Lambda bodies (binding code: m.def("f", [](...) {...})).
-  Finder->addMatcher(
-      lambdaExpr(unless(isExpansionInSystemHeader())).bind("lambda"), this);
+  registerDefinitionMatchers(Finder);
 }
 
 void CaptureCheck::check(const MatchFinder::MatchResult &R) {
-  Ctx = R.Context;
-  if (const auto *FD = R.Nodes.getNodeAs<FunctionDecl>("fn"))
-    Definitions.push_back(FD);
-  if (const auto *L = R.Nodes.getNodeAs<LambdaExpr>("lambda"))
-    if (const FunctionDecl *Op = L->getCallOperator())
-      if (Op->hasBody() &&
-          std::find(Definitions.begin(), Definitions.end(), Op) ==
-              Definitions.end())
-        Definitions.push_back(Op);
+  collectDefinition(R);
 }
 
 void CaptureCheck::onEndOfTranslationUnit() {
-  std::vector<const FunctionDecl *> Defs = std::move(Definitions);
-  Definitions.clear();
-  const CompiledCatalog *Cat = catalog();
-  ASTContext *C = Ctx;
-  Ctx = nullptr;
-  if (!C || !Cat)
+  std::shared_ptr<TUAnalysis> A = leaveAnalysis();
+  if (!A)
     return;
-  WeakRefModel Model(*C, *Cat);
-  Model.summarize(Defs);
-  CaptureRegions Regions(Model, *Cat);
-  Regions.compute(Defs);
-  Places Where(Regions);
-  run(Analyses{*Cat, Model, Regions, Where});
+  run(Analyses{A->catalog(), A->model(), A->regions(), A->places()});
 }
 
 void CaptureCheck::noteCapture(const CaptureSite &Site, bool WithEnd) {

@@ -1,8 +1,8 @@
 //===- CaptureCheck.h - Base of the checks that reason about capture ------===//
 //
-// Collects the TU's user function definitions (as DoubleWeakRefCheck does),
-// and at the end of the TU builds the shared analyses once: weak-ref
-// summaries, capture regions, places. Derived checks report from run().
+// Collects the TU's user function definitions into the TU's shared analysis
+// (TUAnalysis: weak-ref summaries, capture regions, places, built once per
+// TU for all tether checks). Derived checks report from run().
 //
 //===----------------------------------------------------------------------===//
 #ifndef TETHER_CXX_CAPTURECHECK_H
@@ -11,7 +11,6 @@
 #include "TetherCheck.h"
 #include "analysis/CaptureRegions.h"
 #include "analysis/Places.h"
-#include <vector>
 
 namespace tether::cxx {
 
@@ -36,10 +35,6 @@ protected:
   /// that lead into it; and where it ends when WithEnd.
   void noteCapture(const CaptureSite &Site, bool WithEnd);
   void noteCaptureEnd(const CaptureSite &Site);
-
-private:
-  std::vector<const clang::FunctionDecl *> Definitions;
-  clang::ASTContext *Ctx = nullptr;
 };
 
 } // namespace tether::cxx

@@ -13,31 +13,21 @@ namespace msg = tether::msg;
 
 void DoubleWeakRefCheck::registerMatchers(MatchFinder *Finder) {
   // Every user function with a body: the summaries are computed over all of
-  // them at the end of the TU. Torch and the standard library (system
-  // headers) are described by the catalog instead.
-  Finder->addMatcher(
-      functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))
-          .bind("fn"),
-      this);
+  // them at the end of the TU, by the analysis the tether checks share.
+  registerDefinitionMatchers(Finder);
 }
 
 void DoubleWeakRefCheck::check(const MatchFinder::MatchResult &R) {
-  Ctx = R.Context;
-  if (const auto *FD = R.Nodes.getNodeAs<FunctionDecl>("fn"))
-    Definitions.push_back(FD);
+  collectDefinition(R);
 }
 
 void DoubleWeakRefCheck::onEndOfTranslationUnit() {
-  std::vector<const FunctionDecl *> Defs = std::move(Definitions);
-  Definitions.clear();
-  const CompiledCatalog *Cat = catalog();
-  if (!Ctx || !Cat)
+  std::shared_ptr<TUAnalysis> A = leaveAnalysis();
+  if (!A)
     return;
-  WeakRefModel Model(*Ctx, *Cat);
-  Model.summarize(Defs);
-  for (const FunctionDecl *FD : Defs)
+  const WeakRefModel &Model = A->model();
+  for (const FunctionDecl *FD : A->definitions())
     reportIn(FD, Model);
-  Ctx = nullptr;
 }
 
 void DoubleWeakRefCheck::reportIn(const FunctionDecl *FD,

@@ -3,7 +3,6 @@
 #define TETHER_CXX_DOUBLEWEAKREFCHECK_H
 
 #include "TetherCheck.h"
-#include <vector>
 
 namespace tether::cxx {
 
@@ -27,8 +26,6 @@ private:
   void reportConversion(const clang::CallExpr *Call, const clang::Expr *Source,
                         const WeakRefModel &Model);
   void reportHelperCall(const clang::CallExpr *Call, const WeakRefModel &Model);
-  std::vector<const clang::FunctionDecl *> Definitions;
-  clang::ASTContext *Ctx = nullptr;
 };
 
 } // namespace tether::cxx

@@ -1,8 +1,10 @@
 //===- TetherCheck.cpp ----------------------------------------------------===//
 #include "TetherCheck.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace tether;
 using namespace tether::cxx;
+using namespace clang::ast_matchers;
 
 TetherCheck::TetherCheck(llvm::StringRef Name,
                          clang::tidy::ClangTidyContext *Context)
@@ -53,4 +55,46 @@ const CompiledCatalog *TetherCheck::catalog() {
   }
   Current = *C;
   return Current.get();
+}
+
+void TetherCheck::registerDefinitionMatchers(MatchFinder *Finder) {
+  // Torch and the standard library (system headers) are described by the
+  // catalog, not analysed.
+  Finder->addMatcher(
+      functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))
+          .bind("fn"),
+      this);
+  // Lambda bodies (binding code: m.def("f", [](...) {...})).
+  Finder->addMatcher(
+      lambdaExpr(unless(isExpansionInSystemHeader())).bind("lambda"), this);
+}
+
+void TetherCheck::collectDefinition(const MatchFinder::MatchResult &R) {
+  if (!Shared || SharedCtx != R.Context) {
+    // The first match of a TU: join the analysis the TU's other checks
+    // share (under the same catalog).
+    Shared.reset();
+    SharedCtx = nullptr;
+    const CompiledCatalog *C = catalog();
+    if (!C)
+      return;
+    Shared = TUAnalysis::acquire(*R.Context, Current);
+    SharedCtx = R.Context;
+  }
+  if (const auto *FD = R.Nodes.getNodeAs<clang::FunctionDecl>("fn"))
+    Shared->addDefinition(FD);
+  if (const auto *L = R.Nodes.getNodeAs<clang::LambdaExpr>("lambda"))
+    if (const clang::FunctionDecl *Op = L->getCallOperator())
+      if (Op->hasBody())
+        Shared->addDefinition(Op);
+}
+
+std::shared_ptr<TUAnalysis> TetherCheck::leaveAnalysis() {
+  // Resolve the catalog even for a TU with no definitions, so that a
+  // malformed .tether.yaml is reported for every file.
+  const CompiledCatalog *C = catalog();
+  std::shared_ptr<TUAnalysis> A = std::move(Shared);
+  Shared.reset();
+  SharedCtx = nullptr;
+  return C ? A : nullptr;
 }

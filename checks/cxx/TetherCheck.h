@@ -9,6 +9,7 @@
 #ifndef TETHER_CXX_TETHERCHECK_H
 #define TETHER_CXX_TETHERCHECK_H
 
+#include "analysis/TUAnalysis.h"
 #include "catalog/Catalog.h"
 #include "clang-tidy/ClangTidyCheck.h"
 #include <memory>
@@ -28,7 +29,18 @@ protected:
   /// diagnostic) when its .tether.yaml is malformed.
   const CompiledCatalog *catalog();
 
+  /// Match the TU's user definitions (functions and lambda bodies outside
+  /// system headers) and hand them to the shared analysis of the TU.
+  void registerDefinitionMatchers(clang::ast_matchers::MatchFinder *Finder);
+  void collectDefinition(
+      const clang::ast_matchers::MatchFinder::MatchResult &R);
+  /// Leave the TU's shared analysis (null when this check matched nothing
+  /// or the catalog is unusable); the caller's reference is its last use.
+  std::shared_ptr<TUAnalysis> leaveAnalysis();
+
 private:
+  std::shared_ptr<TUAnalysis> Shared;
+  const clang::ASTContext *SharedCtx = nullptr;
   // Raw option strings, kept to write them back in storeOptions.
   std::string CapturePairs, CaptureGuards, WeakRefFunctions, BlobFunctions,
       WorkspaceProducers, WorkspaceNames, StreamSwitches, StreamSyncs;

@@ -1,0 +1,102 @@
+//===- TUAnalysis.cpp -----------------------------------------------------===//
+#include "TUAnalysis.h"
+#include <cassert>
+#include <map>
+#include <mutex>
+
+using namespace clang;
+using namespace tether;
+using namespace tether::cxx;
+
+namespace {
+struct Registry {
+  std::mutex Lock;
+  std::map<std::pair<const ASTContext *, std::string>,
+           std::weak_ptr<TUAnalysis>>
+      Entries;
+};
+Registry &registry() {
+  static Registry R;
+  return R;
+}
+} // namespace
+
+std::string tether::cxx::catalogKey(const Catalog &C) {
+  std::string K;
+  auto Add = [&](const std::vector<std::string> &L) {
+    for (const std::string &S : L) {
+      K += S;
+      K += '\x1f';
+    }
+    K += '\x1e';
+  };
+  for (const CapturePair &P : C.CapturePairs) {
+    K += P.Begin;
+    K += '=';
+    K += P.End;
+    K += '\x1f';
+  }
+  K += '\x1e';
+  Add(C.CaptureGuards);
+  Add(C.CaptureContexts);
+  Add(C.CapturePredicates);
+  Add(C.WeakRefFunctions);
+  Add(C.BlobFunctions);
+  Add(C.WorkspaceProducers);
+  Add(C.WorkspaceNames);
+  Add(C.StreamSwitches);
+  Add(C.StreamSyncs);
+  return K;
+}
+
+std::shared_ptr<TUAnalysis>
+TUAnalysis::acquire(ASTContext &Ctx,
+                    std::shared_ptr<const CompiledCatalog> Catalog) {
+  Registry &R = registry();
+  std::string Key = catalogKey(Catalog->Source);
+  std::lock_guard<std::mutex> G(R.Lock);
+  // Entries whose TU every check has left are dead: drop them, so that a
+  // new ASTContext at the same address starts afresh.
+  for (auto It = R.Entries.begin(); It != R.Entries.end();)
+    It = It->second.expired() ? R.Entries.erase(It) : std::next(It);
+  auto &Slot = R.Entries[{&Ctx, std::move(Key)}];
+  if (auto Live = Slot.lock())
+    return Live;
+  auto Fresh = std::make_shared<TUAnalysis>(Ctx, std::move(Catalog));
+  Slot = Fresh;
+  return Fresh;
+}
+
+TUAnalysis::TUAnalysis(ASTContext &Ctx,
+                       std::shared_ptr<const CompiledCatalog> Catalog)
+    : Ctx(Ctx), Catalog(std::move(Catalog)) {}
+TUAnalysis::~TUAnalysis() = default;
+
+void TUAnalysis::addDefinition(const FunctionDecl *FD) {
+  assert(!Model && "definitions added after the analysis was built");
+  if (!Model && Seen.insert(FD).second)
+    Definitions.push_back(FD);
+}
+
+const WeakRefModel &TUAnalysis::model() {
+  if (!Model) {
+    Model = std::make_unique<WeakRefModel>(Ctx, *Catalog);
+    Model->summarize(Definitions);
+  }
+  return *Model;
+}
+
+const CaptureRegions &TUAnalysis::regions() {
+  if (!Regions) {
+    const WeakRefModel &M = model();
+    Regions = std::make_unique<CaptureRegions>(M, *Catalog);
+    Regions->compute(Definitions);
+  }
+  return *Regions;
+}
+
+const Places &TUAnalysis::places() {
+  if (!Where)
+    Where = std::make_unique<Places>(regions());
+  return *Where;
+}
