@@ -17,6 +17,8 @@
 #include "common/Messages.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 using namespace tether;
@@ -65,6 +67,15 @@ public:
                                    const Death &D);
 
 private:
+  bool isFresh(const Expr *E, unsigned Depth = 0) const;
+  bool allDefinitionsFresh(const FunctionDecl *F, const VarDecl *V);
+  std::optional<Death> killedAfter(const FunctionDecl *F, const Stmt *At,
+                                   llvm::function_ref<bool(const Stmt *)> IsKill,
+                                   llvm::SmallVectorImpl<const Stmt *> &Kills);
+  bool escapesBefore(const FunctionDecl *F, const VarDecl *V,
+                     llvm::ArrayRef<const Stmt *> Kills);
+  std::optional<Death> placeDeath(const FunctionDecl *F, const Expr *Src,
+                                  const Stmt *At);
   bool flowsOut(const FunctionDecl *F, const Expr *E, unsigned Depth);
   bool escapes(const FunctionDecl *F, const VarDecl *V, unsigned Depth);
   bool storesParam(const FunctionDecl *F, unsigned I, Place &P,
@@ -182,6 +193,222 @@ bool Lifetimes::anyAfter(llvm::ArrayRef<Point> From, Fn &&Visit) {
         Work.push_back(S);
   }
   return false;
+}
+
+/// Whether E evaluates to a tensor handle that is the only owner of its
+/// memory: a new allocation (a factory, a function of no tensor that returns
+/// by value), a view of one, or an empty handle. Copies and views of other
+/// handles, and weak references, are not.
+bool Lifetimes::isFresh(const Expr *E, unsigned Depth) const {
+  E = peel(E);
+  if (!E || Depth > 4)
+    return false;
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E))
+    return CE->getNumArgs() == 0; // at::Tensor(): holds nothing
+  if (const auto *IL = dyn_cast<InitListExpr>(E))
+    return IL->getNumInits() == 0;
+  const auto *Call = dyn_cast<CallExpr>(E);
+  if (!Call || isa<CXXOperatorCallExpr>(Call) || Model.asConversion(Call) ||
+      Call->getType()->isReferenceType() || !isTensorType(Call->getType()))
+    return false;
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  StringRef Name =
+      Callee && Callee->getIdentifier() ? Callee->getName() : StringRef();
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    return isFactoryName(Name) ||
+           isFresh(MC->getImplicitObjectArgument(), Depth + 1);
+  if (isFactoryName(Name))
+    return true;
+  if (!Callee || Callee->getReturnType()->isReferenceType())
+    return false;
+  for (const Expr *Arg : Call->arguments())
+    if (isTensorType(Arg->getType()))
+      return false; // may be a view of its argument
+  return true;
+}
+
+/// `V = <fresh>` or `V.reset()`: the statement drops V's memory.
+static bool dropsLocal(const Stmt *S, const VarDecl *V,
+                       llvm::function_ref<bool(const Expr *)> Fresh) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    return BO->getOpcode() == BO_Assign && referencedVar(BO->getLHS()) == V &&
+           Fresh(BO->getRHS());
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S))
+    return Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+           referencedVar(Op->getArg(0)) == V && Fresh(Op->getArg(1));
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+    const CXXMethodDecl *M = MC->getMethodDecl();
+    return M && M->getIdentifier() && M->getName() == "reset" &&
+           referencedVar(MC->getImplicitObjectArgument()) == V;
+  }
+  return false;
+}
+
+/// Every value V is given (its initialiser, each assignment) owns its memory
+/// alone; otherwise another handle may keep the memory alive.
+bool Lifetimes::allDefinitionsFresh(const FunctionDecl *F, const VarDecl *V) {
+  if (V->getInit() && !isFresh(V->getInit()))
+    return false;
+  const CFG *G = Model.cfgOf(F);
+  if (!G)
+    return false;
+  for (const CFGBlock *B : *G)
+    for (const CFGElement &E : *B) {
+      auto CS = E.getAs<CFGStmt>();
+      if (!CS)
+        continue;
+      const Stmt *S = CS->getStmt();
+      const Expr *LHS = nullptr, *RHS = nullptr;
+      if (const auto *BO = dyn_cast<BinaryOperator>(S);
+          BO && BO->isAssignmentOp()) {
+        LHS = BO->getLHS();
+        RHS = BO->getOpcode() == BO_Assign ? BO->getRHS() : nullptr;
+      } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+                 Op && Op->isAssignmentOp() && Op->getNumArgs() == 2) {
+        LHS = Op->getArg(0);
+        RHS = Op->getOperator() == OO_Equal ? Op->getArg(1) : nullptr;
+      }
+      if (LHS && referencedVar(LHS) == V && (!RHS || !isFresh(RHS)))
+        return false;
+    }
+  return true;
+}
+
+/// The first statements after At (on some path) that IsKill accepts, inside
+/// the capture; the death is at the first one found.
+std::optional<Death>
+Lifetimes::killedAfter(const FunctionDecl *F, const Stmt *At,
+                       llvm::function_ref<bool(const Stmt *)> IsKill,
+                       llvm::SmallVectorImpl<const Stmt *> &Kills) {
+  auto From = pointOf(F, At);
+  if (!From)
+    return std::nullopt;
+  Death D;
+  D.Fn = F;
+  llvm::DenseSet<const CFGBlock *> Seen;
+  llvm::SmallVector<std::pair<const CFGBlock *, unsigned>, 16> Work;
+  Work.push_back({From->Block, From->Index + 1});
+  while (!Work.empty()) {
+    auto [B, Start] = Work.pop_back_val();
+    bool Stopped = false;
+    unsigned I = 0;
+    for (const CFGElement &E : *B) {
+      unsigned Here = I++;
+      if (Here < Start)
+        continue;
+      auto CS = E.getAs<CFGStmt>();
+      if (!CS || !IsKill(CS->getStmt()) || !Regions.at(F, CS->getStmt()))
+        continue;
+      if (!llvm::is_contained(Kills, CS->getStmt())) {
+        Kills.push_back(CS->getStmt());
+        D.After.push_back({B, Here});
+        if (D.Loc.isInvalid())
+          D.Loc = CS->getStmt()->getBeginLoc();
+      }
+      Stopped = true; // the memory is gone past this point on this path
+      break;
+    }
+    if (Stopped)
+      continue;
+    for (const CFGBlock *S : B->succs())
+      if (S && Seen.insert(S).second)
+        Work.push_back({S, 0});
+  }
+  if (Kills.empty())
+    return std::nullopt;
+  return D;
+}
+
+/// Whether a use of V that can still see its old value (one reachable from
+/// the entry without passing a kill) lets the value flow out.
+bool Lifetimes::escapesBefore(const FunctionDecl *F, const VarDecl *V,
+                              llvm::ArrayRef<const Stmt *> Kills) {
+  const CFG *G = Model.cfgOf(F);
+  if (!G)
+    return true;
+  llvm::DenseSet<const CFGBlock *> Seen;
+  llvm::SmallVector<const CFGBlock *, 16> Work{&G->getEntry()};
+  Seen.insert(&G->getEntry());
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.pop_back_val();
+    bool Stopped = false;
+    for (const CFGElement &E : *B) {
+      if (auto CS = E.getAs<CFGStmt>()) {
+        if (llvm::is_contained(Kills, CS->getStmt())) {
+          Stopped = true;
+          break;
+        }
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(CS->getStmt()))
+          if (DRE->getDecl() == V && flowsOut(F, DRE, 0))
+            return true;
+        if (const auto *L = dyn_cast<LambdaExpr>(CS->getStmt()))
+          for (const LambdaCapture &C : L->captures())
+            if (C.capturesVariable() && C.getCapturedVar() == V)
+              return true;
+      }
+    }
+    if (Stopped)
+      continue;
+    for (const CFGBlock *S : B->succs())
+      if (S && Seen.insert(S).second)
+        Work.push_back(S);
+  }
+  return false;
+}
+
+/// Whether two member accesses name the same object's member: both on
+/// `this`, or on the same variable.
+static bool sameObject(const Expr *A, const Expr *B) {
+  const auto *MA = dyn_cast_or_null<MemberExpr>(peel(A));
+  const auto *MB = dyn_cast_or_null<MemberExpr>(peel(B));
+  if (!MA || !MB)
+    return !MA && !MB;
+  const Expr *BA = MA->getBase()->IgnoreParenImpCasts();
+  const Expr *BB = MB->getBase()->IgnoreParenImpCasts();
+  if (isa<CXXThisExpr>(BA) && isa<CXXThisExpr>(BB))
+    return true;
+  const auto *DA = dyn_cast<DeclRefExpr>(BA);
+  const auto *DB = dyn_cast<DeclRefExpr>(BB);
+  return DA && DB && DA->getDecl() == DB->getDecl();
+}
+
+/// A global or member that is the only strong holder of its memory, and
+/// that the same function reassigns or resets after the conversion, inside
+/// the capture: the memory dies there.
+std::optional<Death> Lifetimes::placeDeath(const FunctionDecl *F,
+                                           const Expr *Src, const Stmt *At) {
+  Place P = Where.placeOf(F, Src);
+  if (!P || P.Slot || !isTensorType(P.Decl->getType()))
+    return std::nullopt;
+  if (const auto *V = dyn_cast<VarDecl>(P.Decl))
+    if (V->getInit() && !isFresh(V->getInit()))
+      return std::nullopt;
+  llvm::SmallPtrSet<const Stmt *, 4> KillStmts;
+  for (const PlaceAccess &A : Where.accesses(P.Decl)) {
+    if (A.P.Slot)
+      return std::nullopt; // also used as a container: not one handle
+    switch (A.Kind) {
+    case PlaceAccess::Write:
+      // Every value it ever holds must be its own allocation.
+      if (!A.Value || !isFresh(A.Value))
+        return std::nullopt;
+      break;
+    case PlaceAccess::Clear:
+      break;
+    case PlaceAccess::Read:
+      // A copy kept elsewhere (returned, stored, pushed) outlives the slot.
+      if (flowsOut(A.Fn, A.E, 0))
+        return std::nullopt;
+      continue;
+    }
+    if (A.Fn == F && sameObject(A.E, Src))
+      KillStmts.insert(A.Whole);
+  }
+  if (KillStmts.empty())
+    return std::nullopt;
+  llvm::SmallVector<const Stmt *, 2> Kills;
+  return killedAfter(
+      F, At, [&](const Stmt *S) { return KillStmts.count(S) != 0; }, Kills);
 }
 
 /// Whether the value E (holding some tensor's storage) can outlive F:
@@ -310,7 +537,9 @@ std::optional<Death> Lifetimes::ownerDeath(const FunctionDecl *F,
   const auto *DRE = dyn_cast<DeclRefExpr>(E);
   const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
   if (!V || !V->hasLocalStorage())
-    return std::nullopt; // a global or member holds it past the capture
+    // A global or member holds it past the capture, unless it is its only
+    // holder and is reassigned or reset in the capture.
+    return placeDeath(F, E, At);
   if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
     // The caller's argument is the strong reference that matters.
     unsigned Index = P->getFunctionScopeIndex();
@@ -327,7 +556,20 @@ std::optional<Death> Lifetimes::ownerDeath(const FunctionDecl *F,
   }
   if (V->getType()->isReferenceType() || V->isStaticLocal())
     return std::nullopt;
-  if (!isTensorType(V->getType()) || escapes(F, V, 0))
+  if (!isTensorType(V->getType()) || !allDefinitionsFresh(F, V))
+    return std::nullopt;
+  // Reassigned from a new allocation or reset after the conversion, inside
+  // the capture: the memory dies there, whatever V holds afterwards.
+  llvm::SmallVector<const Stmt *, 2> Kills;
+  if (auto K = killedAfter(
+          F, At,
+          [&](const Stmt *S) {
+            return dropsLocal(S, V,
+                              [&](const Expr *X) { return isFresh(X); });
+          },
+          Kills))
+    return escapesBefore(F, V, Kills) ? std::nullopt : K;
+  if (escapes(F, V, 0))
     return std::nullopt;
   SourceLocation Loc;
   auto Ends = lifetimeEnds(F, V, Loc);

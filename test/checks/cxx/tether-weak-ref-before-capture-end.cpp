@@ -176,3 +176,106 @@ void capture_member(c10_npu::NPUGraph &a, c10_npu::NPUGraph &b, Runner &r,
   r.step(q);
   a.capture_end();
 }
+
+//===--- the strong reference reassigned after the weak ref ---------------===//
+// A local reassigned from a new allocation: its old memory dies at the
+// assignment, though the new memory is kept.
+static std::map<int64_t, at::Tensor> g_reassigned_ws;
+static std::vector<at::Tensor> g_new_kept;
+void layer_reassigned(const at::Tensor &q, int64_t n) {
+  at::Tensor ws = at::empty({n});
+  npu_paged_attention(q, ws);
+  g_reassigned_ws[n] = weak_ref_tensor(ws);
+  ws = at::empty({2 * n});
+  g_new_kept.push_back(ws);
+}
+void read_reassigned(const at::Tensor &q, int64_t n) {
+  npu_paged_attention(q, g_reassigned_ws[n]);
+}
+void capture_reassigned(c10_npu::NPUGraph &graph, const at::Tensor &q) {
+  graph.capture_begin();
+  layer_reassigned(q, 8);
+  read_reassigned(q, 8);
+  graph.capture_end();
+}
+// CHECK: :[[@LINE-13]]:24: warning: weak reference made during graph capture
+// CHECK: :[[@LINE-6]]:3: note: capture begins here
+// CHECK: :[[@LINE-6]]:3: note: 'layer_reassigned' runs inside the capture through this call
+// CHECK: :[[@LINE-15]]:3: note: the last strong reference to the memory dies here
+// CHECK: :[[@LINE-17]]:3: note: the weak reference is stored in 'g_reassigned_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-13]]:26: note: the weak reference is used by a later operation of the same capture here
+// CHECK: :[[@LINE-8]]:3: note: capture ends here
+
+// Negative twin: the old memory is kept before the reassignment.
+static std::map<int64_t, at::Tensor> g_kept_ws;
+static std::vector<at::Tensor> g_old_kept;
+void layer_kept(const at::Tensor &q, int64_t n) {
+  at::Tensor ws = at::empty({n});
+  npu_paged_attention(q, ws);
+  g_kept_ws[n] = weak_ref_tensor(ws);
+  g_old_kept.push_back(ws);
+  ws = at::empty({2 * n});
+}
+void read_kept(const at::Tensor &q, int64_t n) { npu_paged_attention(q, g_kept_ws[n]); }
+void capture_kept(c10_npu::NPUGraph &graph, const at::Tensor &q) {
+  graph.capture_begin();
+  layer_kept(q, 8);
+  read_kept(q, 8);
+  graph.capture_end();
+}
+
+// A member, the only holder, reset in the capture after the weak ref.
+struct ResetRunner {
+  at::Tensor ws_;
+  std::map<int64_t, at::Tensor> cache_;
+  void step(const at::Tensor &q, int64_t n) {
+    ws_ = at::empty({n});
+    cache_[n] = weak_ref_tensor(ws_);
+    ws_.reset();
+    npu_paged_attention(q, cache_[n]);
+  }
+};
+void capture_reset(c10_npu::NPUGraph &graph, ResetRunner &r, const at::Tensor &q) {
+  graph.capture_begin();
+  r.step(q, 8);
+  graph.capture_end();
+}
+// CHECK: :[[@LINE-10]]:17: warning: weak reference made during graph capture
+// CHECK: :[[@LINE-5]]:3: note: capture begins here
+// CHECK: :[[@LINE-5]]:3: note: 'step' runs inside the capture through this call
+// CHECK: :[[@LINE-12]]:5: note: the last strong reference to the memory dies here
+// CHECK: :[[@LINE-14]]:5: note: the weak reference is stored in 'ResetRunner::cache_[]', read by other code during the capture
+// CHECK: :[[@LINE-13]]:28: note: the weak reference is used by a later operation of the same capture here
+// CHECK: :[[@LINE-8]]:3: note: capture ends here
+
+// A global, the only holder, reassigned in the capture after the weak ref.
+static at::Tensor g_grown_ws;
+static std::map<int64_t, at::Tensor> g_grown_cache;
+void read_grown_cache(const at::Tensor &q) { npu_paged_attention(q, g_grown_cache[0]); }
+void capture_grown(c10_npu::NPUGraph &graph, const at::Tensor &q) {
+  g_grown_ws = at::empty({8});
+  graph.capture_begin();
+  g_grown_cache[0] = weak_ref_tensor(g_grown_ws);
+  g_grown_ws = at::empty({16});
+  read_grown_cache(q);
+  graph.capture_end();
+}
+// CHECK: :[[@LINE-5]]:22: warning: weak reference made during graph capture
+// CHECK: :[[@LINE-7]]:3: note: capture begins here
+// CHECK: :[[@LINE-6]]:3: note: the last strong reference to the memory dies here
+// CHECK: :[[@LINE-8]]:3: note: the weak reference is stored in 'g_grown_cache[]', read by other code during the capture
+// CHECK: :[[@LINE-13]]:69: note: the weak reference is used by a later operation of the same capture here
+// CHECK: :[[@LINE-7]]:3: note: capture ends here
+
+// Negative twin: reassigned only after the capture ended.
+static at::Tensor g_owner_ws;
+static std::map<int64_t, at::Tensor> g_owner_cache;
+void read_owner_cache(const at::Tensor &q) { npu_paged_attention(q, g_owner_cache[0]); }
+void capture_owner_after(c10_npu::NPUGraph &graph, const at::Tensor &q) {
+  g_owner_ws = at::empty({8});
+  graph.capture_begin();
+  g_owner_cache[0] = weak_ref_tensor(g_owner_ws);
+  read_owner_cache(q);
+  graph.capture_end();
+  g_owner_ws = at::empty({16});
+}
