@@ -10,7 +10,11 @@
 //      (which the key does not carry), read back in capture with no size
 //      comparison anywhere on the place;
 //  (c) op-uses on different streams (catalog stream switches, inherited
-//      along the capture call chain) with no catalog sync call in capture.
+//      along the capture call chain) that are not ordered: some path of
+//      the capture from one use to the other (up the first use's call
+//      chain, across the function where the chains meet, down to the other)
+//      passes no event record followed by a wait (catalog stream syncs,
+//      also inside functions called on the way).
 //
 //===----------------------------------------------------------------------===//
 #include "WorkspaceSharedAcrossLayersCheck.h"
@@ -20,6 +24,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "clang/AST/ParentMap.h"
 
 using namespace clang;
 using namespace tether;
@@ -69,9 +74,27 @@ public:
   const Expr *callerSized(const PlaceAccess &A) const;
   bool sizeCompared(const ValueDecl *D) const;
   std::string streamAt(const FunctionDecl *F, const Stmt *S, unsigned Depth);
-  bool anySyncInCapture() const;
+  /// Whether every path of the capture between the two uses, either way
+  /// round, records an event and then waits on it.
+  bool ordered(const PlaceAccess &X, const PlaceAccess &Y);
 
 private:
+  /// Ordering state along a path: nothing yet, an event recorded, ordered
+  /// (a wait after a record, or a full synchronisation); Unreached when no
+  /// path gets there.
+  enum Sync : unsigned { None = 0, Recorded = 1, Ordered = 2, Unreached = 3 };
+  struct At {
+    const CFGBlock *Block;
+    unsigned Index;
+  };
+  /// The worst state on the paths of F from after From (the entry when
+  /// null) to just before To (the exit when null), entering with Start.
+  unsigned flow(const FunctionDecl *F, std::optional<At> From,
+                std::optional<At> To, unsigned Start, unsigned Depth);
+  unsigned transfer(const CallExpr *Call, unsigned S, unsigned Depth);
+  /// Worst ordering across X's direction: X's use, to Y's use.
+  unsigned across(const PlaceAccess &X, const PlaceAccess &Y);
+  std::optional<At> pointOf(const FunctionDecl *F, const Stmt *S);
   bool relatesTo(const FunctionDecl *F, const Expr *E, const ValueDecl *D) const;
   bool emptinessTest(const FunctionDecl *F, const Expr *Cond,
                      const ValueDecl *D, bool &TrueMeansEmpty) const;
@@ -85,6 +108,8 @@ private:
   llvm::DenseMap<const FunctionDecl *,
                  llvm::DenseMap<const Stmt *, std::string>>
       Streams;
+  llvm::DenseMap<const FunctionDecl *, llvm::DenseMap<const Stmt *, At>> Points;
+  llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, unsigned> Effects;
 };
 
 bool Workspaces::isWorkspacePlace(const ValueDecl *D) const {
@@ -389,29 +414,158 @@ std::string Workspaces::streamAt(const FunctionDecl *F, const Stmt *S,
   return Local;
 }
 
-bool Workspaces::anySyncInCapture() const {
-  for (const FunctionDecl *F : Regions.functions()) {
-    if (!Regions.touchesCapture(F))
-      continue;
-    const CFG *G = Model.cfgOf(F);
-    for (const CFGBlock *B : *G)
-      for (const CFGElement &E : *B)
-        if (auto CS = E.getAs<CFGStmt>())
-          if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
-            if (const FunctionDecl *FD = Call->getDirectCallee())
-              if (FD->getIdentifier() &&
-                  Cat.StreamSyncs.matches(FD->getQualifiedNameAsString()) &&
-                  Regions.at(F, Call))
-                return true;
+std::optional<Workspaces::At> Workspaces::pointOf(const FunctionDecl *F,
+                                                  const Stmt *S) {
+  auto [It, New] = Points.try_emplace(F);
+  if (New)
+    if (const CFG *G = Model.cfgOf(F))
+      for (const CFGBlock *B : *G) {
+        unsigned I = 0;
+        for (const CFGElement &E : *B) {
+          if (auto CS = E.getAs<CFGStmt>())
+            It->second.try_emplace(CS->getStmt(), At{B, I});
+          ++I;
+        }
+      }
+  // The innermost enclosing statement that is an element of the CFG.
+  const ParentMap &PM = Where.parents(F);
+  for (unsigned Depth = 0; S && Depth < 32; ++Depth, S = PM.getParent(S)) {
+    auto PIt = It->second.find(S);
+    if (PIt != It->second.end())
+      return PIt->second;
   }
-  return false;
+  return std::nullopt;
+}
+
+unsigned Workspaces::transfer(const CallExpr *Call, unsigned S,
+                              unsigned Depth) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (FD && FD->getIdentifier() &&
+      Cat.StreamSyncs.matches(FD->getQualifiedNameAsString())) {
+    StringRef N = FD->getName();
+    bool Record = N.contains_insensitive("record");
+    bool Wait = N.contains_insensitive("wait") || N == "block";
+    if (N == "wait_stream" || Record == Wait)
+      return Ordered; // waits for everything queued on the other stream
+    if (Record)
+      return S == None ? Recorded : S;
+    return S == Recorded ? Ordered : S;
+  }
+  const FunctionDecl *Def = calleeDefinition(Call);
+  if (!Def || !Model.cfgOf(Def) || Depth >= 4 || S == Ordered)
+    return S;
+  auto [It, New] = Effects.try_emplace({Def, S}, S); // recursion: no effect
+  if (!New)
+    return It->second;
+  unsigned R = flow(Def, std::nullopt, std::nullopt, S, Depth + 1);
+  R = R == Unreached ? S : R;
+  Effects[{Def, S}] = R;
+  return R;
+}
+
+unsigned Workspaces::flow(const FunctionDecl *F, std::optional<At> From,
+                          std::optional<At> To, unsigned Start,
+                          unsigned Depth) {
+  const CFG *G = Model.cfgOf(F);
+  if (!G)
+    return Start;
+  const CFGBlock *ToB = To ? To->Block : &G->getExit();
+  unsigned ToI = To ? To->Index : 0;
+  std::vector<unsigned> In(G->getNumBlockIDs(), Unreached);
+  llvm::SmallVector<const CFGBlock *, 16> Work;
+  unsigned Result = Unreached;
+  auto Run = [&](const CFGBlock *B, unsigned FromI, unsigned S) {
+    unsigned I = 0;
+    for (const CFGElement &E : *B) {
+      unsigned Here = I++;
+      if (Here < FromI)
+        continue;
+      if (B == ToB && Here == ToI) {
+        Result = std::min(Result, S); // a path reaches To: stop there
+        return;
+      }
+      if (auto CS = E.getAs<CFGStmt>())
+        if (const auto *Call = dyn_cast<CallExpr>(CS->getStmt()))
+          S = transfer(Call, S, Depth);
+    }
+    if (B == ToB && ToI >= I) {
+      Result = std::min(Result, S);
+      return;
+    }
+    for (const CFGBlock *Succ : B->succs())
+      if (Succ && S < In[Succ->getBlockID()]) {
+        In[Succ->getBlockID()] = S;
+        Work.push_back(Succ);
+      }
+  };
+  if (From)
+    Run(From->Block, From->Index + 1, Start);
+  else
+    Run(&G->getEntry(), 0, Start);
+  while (!Work.empty()) {
+    const CFGBlock *B = Work.pop_back_val();
+    Run(B, 0, In[B->getBlockID()]);
+  }
+  return Result;
+}
+
+unsigned Workspaces::across(const PlaceAccess &X, const PlaceAccess &Y) {
+  const CaptureSite *SX = Regions.at(X.Fn, X.E);
+  const CaptureSite *SY = Regions.at(Y.Fn, Y.E);
+  if (!SX || !SY || SX->Region != SY->Region)
+    return Unreached; // not one capture
+  llvm::ArrayRef<const CallExpr *> CX = SX->Chain, CY = SY->Chain;
+  size_t P = 0;
+  while (P < CX.size() && P < CY.size() && CX[P] == CY[P])
+    ++P;
+  // The function at level K of a chain: the region's, then each callee.
+  auto Level = [&](llvm::ArrayRef<const CallExpr *> C, size_t K) {
+    return K == 0 ? SX->Region->Fn : calleeDefinition(C[K - 1]);
+  };
+  auto Point = [&](const FunctionDecl *F, const Stmt *S) {
+    return F ? pointOf(F, S) : std::nullopt;
+  };
+  unsigned S = None;
+  // Up from X's use to the function where the chains meet.
+  for (size_t K = CX.size(); K > P; --K) {
+    const FunctionDecl *F = Level(CX, K);
+    auto From = Point(F, K == CX.size() ? static_cast<const Stmt *>(X.E)
+                                        : CX[K]);
+    if (!From)
+      return Unreached;
+    S = flow(F, From, std::nullopt, S, 0);
+    if (S == Unreached)
+      return Unreached;
+  }
+  const FunctionDecl *Meet = Level(CX, P);
+  auto AX = Point(Meet, P < CX.size() ? static_cast<const Stmt *>(CX[P]) : X.E);
+  auto AY = Point(Meet, P < CY.size() ? static_cast<const Stmt *>(CY[P]) : Y.E);
+  if (!AX || !AY)
+    return Unreached;
+  S = flow(Meet, AX, AY, S, 0);
+  // Down from the meeting point to Y's use.
+  for (size_t K = P + 1; K <= CY.size() && S != Unreached; ++K) {
+    const FunctionDecl *F = Level(CY, K);
+    auto To = Point(F, K == CY.size() ? static_cast<const Stmt *>(Y.E)
+                                      : CY[K]);
+    if (!To)
+      return Unreached;
+    S = flow(F, std::nullopt, To, S, 0);
+  }
+  return S;
+}
+
+bool Workspaces::ordered(const PlaceAccess &X, const PlaceAccess &Y) {
+  // Loops over layers run the pair both ways round; each way that some path
+  // takes must be ordered.
+  unsigned XY = across(X, Y), YX = across(Y, X);
+  return (XY == Ordered || XY == Unreached) && (YX == Ordered || YX == Unreached);
 }
 
 } // namespace
 
 void WorkspaceSharedAcrossLayersCheck::run(const Analyses &A) {
   Workspaces W(A.Catalog, A.Model, A.Regions, A.Where);
-  std::optional<bool> Synced;
   for (const ValueDecl *D : A.Where.declarations()) {
     if (!W.isWorkspacePlace(D))
       continue;
@@ -458,12 +612,8 @@ void WorkspaceSharedAcrossLayersCheck::run(const Analyses &A) {
     const PlaceAccess *First = OpReads.front();
     std::string FirstStream = W.streamAt(First->Fn, First->E, 0);
     for (const PlaceAccess *R : llvm::drop_begin(OpReads)) {
-      if (W.streamAt(R->Fn, R->E, 0) == FirstStream)
+      if (W.streamAt(R->Fn, R->E, 0) == FirstStream || W.ordered(*First, *R))
         continue;
-      if (!Synced)
-        Synced = W.anySyncInCapture();
-      if (*Synced)
-        break;
       const CaptureSite *Site = A.Regions.at(R->Fn, R->E);
       diag(R->E->getBeginLoc(), msg::WorkspaceStreamsWarning) << Name;
       noteCapture(*Site, false);

@@ -79,3 +79,51 @@ void capture(c10_npu::NPUGraph &g, const at::Tensor &q, c10_npu::NPUStream side)
 // CHECK: :[[@LINE-20]]:5: note: 'attn_side' runs inside the capture through this call
 // CHECK: :[[@LINE-34]]:62: note: the slot is also used on another stream here
 // CHECK: :[[@LINE-18]]:3: note: capture ends here
+
+// negative (c): the two streams are ordered by events between the uses, both
+// ways round the layer loop (fork: record on main, block side; join: record
+// on side, block main).
+static at::Tensor g_ordered_workspace = at::empty({1024});
+void ordered_main(const at::Tensor &q) { npu_paged_attention(q, g_ordered_workspace); }
+void ordered_side(const at::Tensor &q, c10_npu::NPUStream side,
+                  c10_npu::NPUEvent &done) {
+  c10_npu::NPUStreamGuard guard(side);
+  npu_paged_attention(q, g_ordered_workspace);
+  done.record(side);
+}
+void capture_ordered(c10_npu::NPUGraph &g, const at::Tensor &q,
+                     c10_npu::NPUStream side) {
+  c10_npu::NPUEvent fork, join;
+  g.capture_begin();
+  for (int i = 0; i < 2; ++i) {
+    ordered_main(q);
+    fork.record(c10_npu::getCurrentNPUStream());
+    fork.block(side);
+    ordered_side(q, side, join);
+    join.block(c10_npu::getCurrentNPUStream());
+  }
+  g.capture_end();
+}
+
+// (c) an event elsewhere in the capture, not between the uses, orders nothing.
+static at::Tensor g_unordered_workspace = at::empty({1024});
+void unordered_main(const at::Tensor &q) { npu_paged_attention(q, g_unordered_workspace); }
+void unordered_side(const at::Tensor &q, c10_npu::NPUStream side) {
+  c10_npu::NPUStreamGuard guard(side);
+  npu_paged_attention(q, g_unordered_workspace);
+}
+void capture_unordered(c10_npu::NPUGraph &g, const at::Tensor &q,
+                       c10_npu::NPUStream side) {
+  c10_npu::NPUEvent ev;
+  g.capture_begin();
+  ev.record(side);
+  ev.block(c10_npu::getCurrentNPUStream());
+  unordered_main(q);
+  unordered_side(q, side);
+  g.capture_end();
+}
+// CHECK: :[[@LINE-12]]:26: warning: workspace slot 'g_unordered_workspace' is used on different streams inside the capture without ordering [tether-workspace-shared-across-layers]
+// CHECK: :[[@LINE-8]]:3: note: capture begins here
+// CHECK: :[[@LINE-5]]:3: note: 'unordered_side' runs inside the capture through this call
+// CHECK: :[[@LINE-18]]:67: note: the slot is also used on another stream here
+// CHECK: :[[@LINE-6]]:3: note: capture ends here
