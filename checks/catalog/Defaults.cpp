@@ -41,7 +41,11 @@ static Catalog makeDefaults() {
       "vllm_ascend.utils.weak_ref_tensors",
       "weak_ref_tensor", // the C++ kernel, in any namespace
   };
-  C.BlobFunctions = {"at::from_blob", "torch::from_blob"};
+  C.BlobFunctions = {
+      "at::from_blob", "torch::from_blob",
+      "at_npu::native::from_blob", // torch_npu's (vLLM Ascend weak_ref_tensor)
+      "at::for_blob",              // for_blob(...)...make_tensor()
+  };
   C.WorkspaceProducers = {"*get_workspace*", "*get_max_workspace*"};
   C.WorkspaceNames = {"*workspace*"};
   C.StreamSwitches = {

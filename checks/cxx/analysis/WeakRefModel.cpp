@@ -142,10 +142,44 @@ static bool passesDeleter(const CallExpr *Call, const FunctionDecl *FD) {
   return false;
 }
 
+/// Whether the local V is changed after its initialisation anywhere in its
+/// function: assigned, incremented, or its address taken.
+static bool changedAfterInit(const VarDecl *V) {
+  const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  if (!FD || !FD->getBody())
+    return true;
+  bool Changed = false;
+  llvm::SmallVector<const Stmt *, 32> Work{FD->getBody()};
+  while (!Work.empty() && !Changed) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S))
+      Changed |= BO->isAssignmentOp() && referencedVar(BO->getLHS()) == V;
+    else if (const auto *U = dyn_cast<UnaryOperator>(S))
+      Changed |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+                 referencedVar(U->getSubExpr()) == V;
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return Changed;
+}
+
 /// The tensor whose storage `X.data_ptr()` (or data/mutable_data_ptr)
-/// exposes, or null.
-static const Expr *dataPtrOwner(const Expr *E) {
-  const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(peel(E));
+/// exposes, or null; also through a local pointer initialised from it and
+/// never changed (`void *p = t.data_ptr(); from_blob(p, ...)`, the way
+/// vLLM Ascend's weak_ref_tensor is written).
+static const Expr *dataPtrOwner(const Expr *E, bool ThroughLocal = true) {
+  const Expr *P = peel(E);
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(P)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!ThroughLocal || !V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+        !V->getType()->isPointerType() || !V->getInit() ||
+        changedAfterInit(V))
+      return nullptr;
+    return dataPtrOwner(V->getInit(), false);
+  }
+  const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(P);
   if (!MC || !MC->getMethodDecl() || !MC->getMethodDecl()->getIdentifier())
     return nullptr;
   llvm::StringRef Name = MC->getMethodDecl()->getName();
@@ -153,6 +187,48 @@ static const Expr *dataPtrOwner(const Expr *E) {
       Name != "const_data_ptr")
     return nullptr;
   return MC->getImplicitObjectArgument();
+}
+
+/// `for_blob(data, sizes).strides(..)...make_tensor()`: the catalog
+/// for_blob call at the root of a TensorMaker chain, or null when the chain
+/// gives the tensor a deleter or a context with one (it then manages its
+/// memory).
+const CallExpr *WeakRefModel::makerRoot(const CXXMemberCallExpr *Make) const {
+  const CXXMethodDecl *M = Make->getMethodDecl();
+  if (!M || !M->getIdentifier() || M->getName() != "make_tensor" ||
+      !M->getParent()->getIdentifier() ||
+      M->getParent()->getName() != "TensorMaker")
+    return nullptr;
+  const Expr *Obj = Make->getImplicitObjectArgument();
+  for (unsigned Depth = 0; Obj && Depth < 16; ++Depth) {
+    Obj = peel(Obj);
+    if (const auto *Step = dyn_cast_or_null<CXXMemberCallExpr>(Obj)) {
+      const CXXMethodDecl *SM = Step->getMethodDecl();
+      if (!SM || !SM->getIdentifier())
+        return nullptr;
+      if (SM->getName() == "deleter")
+        return nullptr;
+      if (SM->getName() == "context" && Step->getNumArgs() >= 2 &&
+          !isa<CXXDefaultArgExpr>(Step->getArg(1)))
+        return nullptr;
+      Obj = Step->getImplicitObjectArgument();
+      continue;
+    }
+    const auto *Root = dyn_cast_or_null<CallExpr>(Obj);
+    const FunctionDecl *RF = Root ? Root->getDirectCallee() : nullptr;
+    if (RF && !isa<CXXMethodDecl>(RF) && isCatalogBlob(RF) &&
+        Root->getNumArgs() >= 1)
+      return Root;
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/// A tensor handle by value (from_blob's result; not for_blob's TensorMaker).
+static bool isTensorLike(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() &&
+         (RD->getName() == "Tensor" || RD->getName() == "TensorBase");
 }
 
 std::optional<Conversion>
@@ -163,9 +239,14 @@ WeakRefModel::asConversion(const CallExpr *Call) const {
   if (isCatalogWeakRef(FD))
     return Conversion{Conversion::Primitive, Call,
                       Call->getNumArgs() ? Call->getArg(0) : nullptr, FD};
-  if (isCatalogBlob(FD) && Call->getNumArgs() >= 1 && !passesDeleter(Call, FD))
+  if (isCatalogBlob(FD) && Call->getNumArgs() >= 1 &&
+      isTensorLike(Call->getType()) && !passesDeleter(Call, FD))
     if (const Expr *Owner = dataPtrOwner(Call->getArg(0)))
       return Conversion{Conversion::Blob, Call, Owner, FD};
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(Call))
+    if (const CallExpr *Root = makerRoot(MC))
+      if (const Expr *Owner = dataPtrOwner(Root->getArg(0)))
+        return Conversion{Conversion::Blob, Call, Owner, FD};
   if (returnsWeak(FD)) {
     const Expr *Source = Call->getNumArgs() ? Call->getArg(0) : nullptr;
     if (const auto *Params = convertedParams(FD))

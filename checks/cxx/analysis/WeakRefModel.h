@@ -20,6 +20,7 @@
 #include "catalog/Catalog.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
 #include <memory>
@@ -83,6 +84,7 @@ private:
   struct FunctionInfo;
   bool analyseFunction(FunctionInfo &Info);
   FunctionInfo *infoFor(const clang::FunctionDecl *FD) const;
+  const clang::CallExpr *makerRoot(const clang::CXXMemberCallExpr *Make) const;
 
   clang::ASTContext &Ctx;
   const CompiledCatalog &Catalog;

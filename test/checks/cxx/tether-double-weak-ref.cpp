@@ -128,3 +128,58 @@ at::Tensor with_deleter(const at::Tensor &x) {
 at::Tensor suppressed(const at::Tensor &x) {
   return weak_ref_tensor(weak_ref_tensor(x)); // NOLINT(tether-double-weak-ref)
 }
+
+//===--- from_blob over a data pointer held in a local (vLLM Ascend csrc) --===//
+// The real weak_ref_tensor of vLLM Ascend, as a helper: inferred weak.
+at::Tensor ascend_weak_ref(at::Tensor &tensor) {
+  void *data_ptr = tensor.data_ptr();
+  std::vector<int64_t> sizes = tensor.sizes();
+  std::vector<int64_t> strides = tensor.strides();
+  auto options = tensor.options();
+  auto new_tensor = at_npu::native::from_blob(data_ptr, sizes, strides, options);
+  return new_tensor;
+}
+
+at::Tensor ascend_twice(at::Tensor &x) {
+  at::Tensor w = weak_ref_tensor(x);
+  return ascend_weak_ref(w);
+  // CHECK: :[[@LINE-1]]:10: warning: weak-ref conversion of a value that is already a weak reference
+  // CHECK: :[[@LINE-3]]:18: note: first weak reference made here
+}
+
+at::Tensor npu_blob_of_weak(const at::Tensor &x) {
+  at::Tensor w = weak_ref_tensor(x);
+  void *p = w.data_ptr();
+  return at_npu::native::from_blob(p, w.sizes(), w.options());
+  // CHECK: :[[@LINE-1]]:10: warning: weak-ref conversion of a value that is already a weak reference
+  // CHECK: :[[@LINE-4]]:18: note: first weak reference made here
+}
+
+// Negative twin: the pointer is re-pointed at other memory before the wrap.
+at::Tensor npu_blob_repointed(const at::Tensor &x, void *other) {
+  at::Tensor w = weak_ref_tensor(x);
+  void *p = w.data_ptr();
+  p = other;
+  return at_npu::native::from_blob(p, w.sizes(), w.options());
+}
+
+// Negative twin: torch_npu's from_blob with a deleter owns its memory.
+at::Tensor npu_blob_deleter(const at::Tensor &x) {
+  at::Tensor w = weak_ref_tensor(x);
+  void *p = w.data_ptr();
+  return at_npu::native::from_blob(p, w.sizes(), [](void *) {}, w.options());
+}
+
+//===--- for_blob(...)...make_tensor() without a deleter --------------------===//
+at::Tensor maker_of_weak(const at::Tensor &x) {
+  at::Tensor w = weak_ref_tensor(x);
+  return at::for_blob(w.data_ptr(), w.sizes()).strides(w.strides()).make_tensor();
+  // CHECK: :[[@LINE-1]]:10: warning: weak-ref conversion of a value that is already a weak reference
+  // CHECK: :[[@LINE-3]]:18: note: first weak reference made here
+}
+
+// Negative twin: a deleter in the chain makes the tensor manage its memory.
+at::Tensor maker_with_deleter(const at::Tensor &x) {
+  at::Tensor w = weak_ref_tensor(x);
+  return at::for_blob(w.data_ptr(), w.sizes()).deleter([](void *) {}).make_tensor();
+}

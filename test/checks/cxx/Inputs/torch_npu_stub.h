@@ -54,6 +54,19 @@ Tensor from_blob(void *data, IntArrayRef sizes, IntArrayRef strides,
 Tensor from_blob(void *data, IntArrayRef sizes,
                  const std::function<void(void *)> &deleter,
                  const TensorOptions &options = {});
+// The builder behind from_blob (ATen/ops/from_blob.h).
+class TensorMaker {
+public:
+  TensorMaker &strides(IntArrayRef) noexcept { return *this; }
+  TensorMaker &storage_offset(int64_t) noexcept { return *this; }
+  TensorMaker &deleter(std::function<void(void *)>) noexcept { return *this; }
+  TensorMaker &context(void *, void (*)(void *) = nullptr) noexcept {
+    return *this;
+  }
+  TensorMaker &options(TensorOptions) noexcept { return *this; }
+  Tensor make_tensor();
+};
+TensorMaker for_blob(void *data, IntArrayRef sizes) noexcept;
 } // namespace at
 
 namespace torch {
@@ -112,5 +125,13 @@ struct NPUGraphCaptureGuard {
 };
 } // namespace c10_npu
 namespace at_npu::native {
+// torch_npu's from_blob (torch_npu/csrc/aten/common/from_blob.h).
+at::Tensor from_blob(void *data, at::IntArrayRef sizes,
+                     const c10::TensorOptions &options = {});
+at::Tensor from_blob(void *data, at::IntArrayRef sizes, at::IntArrayRef strides,
+                     const c10::TensorOptions &options = {});
+at::Tensor from_blob(void *data, at::IntArrayRef sizes,
+                     const std::function<void(void *)> &deleter,
+                     const c10::TensorOptions &options = {});
 void npu_paged_attention(const at::Tensor &q, const at::Tensor &workspace);
 } // namespace at_npu::native
