@@ -194,14 +194,8 @@ private:
           continue;
         std::vector<Note> Notes;
         openingNotes((int)F, W.C, Notes);
-        if (W.Helper >= 0)
-          Notes.push_back(Note{P.loc(W.HelperAt),
-                               fill(msg::StoredInSharedPlace,
-                                    P.Places[W.Place].Display)});
-        else
-          Notes.push_back(Note{P.loc(W.StoreAt),
-                               fill(msg::StoredInSharedPlace,
-                                    P.Places[W.Place].Display)});
+        Notes.push_back(Note{P.loc(W.Helper >= 0 ? W.HelperAt : W.StoreAt),
+                             fill(msg::StoredInSharedPlace, W.PlaceName)});
         Notes.push_back(Note{P.loc(Dies), msg::LastStrongRefDies});
         Notes.push_back(Note{P.loc(Use->At), msg::LaterUseInCapture});
         closingNote((int)F, W.C, Notes);
@@ -241,7 +235,7 @@ private:
       for (const SlotWriteFact &S : Fn.F.SlotWrites) {
         if (!S.Shared || !inCapture((int)F, S.C))
           continue;
-        const std::string &Name = P.Places[S.Place].Display;
+        const std::string &Name = S.PlaceName;
         if (S.Kind == SlotWriteFact::Replace || S.Kind == SlotWriteFact::Clear) {
           const PlaceUseFact *Use = findUse(S.Place, false, (int)F);
           if (!Use || !Use->Shared)
@@ -305,7 +299,7 @@ private:
       Notes.push_back(Note{P.loc(Else.At), msg::WorkspaceOtherStream});
       closingNote(AtFn, At.C, Notes);
       report(msg::WorkspaceSharedAcrossLayers,
-             fill(msg::WorkspaceStreamsWarning, P.Places[At.Place].Display),
+             fill(msg::WorkspaceStreamsWarning, At.PlaceName),
              At.At, std::move(Notes));
     }
   }

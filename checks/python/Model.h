@@ -19,6 +19,7 @@
 #include "common/Finding.h"
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -38,10 +39,41 @@ struct Pos {
 };
 
 struct Place {
-  enum KindT : uint8_t { Global, Attr } Kind;
+  enum KindT : uint8_t { Global, Attr } Kind = Global;
   int Class = -1;   ///< Attr: the class of the receiver when known.
   std::string Name; ///< Global: "module.name"; Attr: the attribute name.
-  std::string Display;
+};
+
+/// Places by id, appended by parallel walks: chunks that never move (chunk
+/// k holds 1024 << k places), so a place is read without a lock while
+/// another walk adds one.
+class PlaceTable {
+public:
+  const Place &operator[](int Id) const { return slot(Id); }
+  size_t size() const { return Size; }
+  /// Append (the caller serialises appends).
+  int push(Place P) {
+    int Id = (int)Size;
+    unsigned K = chunkOf(Id);
+    if (!Chunks[K])
+      Chunks[K].reset(new Place[size_t(1024) << K]);
+    slot(Id) = std::move(P);
+    ++Size;
+    return Id;
+  }
+
+private:
+  static unsigned chunkOf(int Id) {
+    uint64_t V = uint64_t(Id) + 1024;
+    return 63 - __builtin_clzll(V) - 10;
+  }
+  Place &slot(int Id) const {
+    uint64_t V = uint64_t(Id) + 1024;
+    unsigned K = 63 - __builtin_clzll(V) - 10;
+    return Chunks[K][V - (uint64_t(1024) << K)];
+  }
+  std::unique_ptr<Place[]> Chunks[40];
+  size_t Size = 0;
 };
 
 /// The capture context of a statement, as far as its own function knows.
@@ -75,6 +107,7 @@ struct WeakStoreFact {
   Pos ReturnAt;       ///< The first return after the store.
   int Helper = -1;    ///< The helper that made or stored the weak ref.
   Pos HelperAt;
+  std::string PlaceName; ///< The place as spelled where it is stored.
 };
 
 /// A value read from a place and handed to an operation.
@@ -85,6 +118,7 @@ struct PlaceUseFact {
   std::string Var; ///< The local it went through ("" when direct).
   bool SizeChecked = false;
   bool Shared = false; ///< Read through something other than `self`.
+  std::string PlaceName; ///< The place as spelled at this use.
 };
 
 /// A weak reference handed to an operation after its holder died.
@@ -103,6 +137,7 @@ struct SlotWriteFact {
   bool Shared;       ///< Not `self`'s own attribute: every layer sees it.
   bool ExplicitSize; ///< Allocated with a size computed from the caller.
   Pos SizedAt;
+  std::string PlaceName; ///< The place as spelled at the write.
 };
 
 /// A weak-ref conversion of an element of a place, unguarded: a finding when
@@ -131,6 +166,12 @@ struct Facts {
   std::unordered_set<std::string> Escaped; ///< Locals stored strongly away.
   bool StreamSync = false;
   Pos End; ///< Where the locals die (the function's last statement).
+  /// Findings the walk reports by itself (double weak refs, maybe-None
+  /// conversions): kept with the function, so a re-walk replaces them.
+  std::vector<Finding> Findings;
+  /// A call whose callee was not among the predicted callees (its summary
+  /// was not read): the scheduler then walks again with the real edges.
+  bool Missed = false;
 };
 
 struct ParamEffect {
@@ -145,6 +186,11 @@ struct ParamEffect {
     bool Whole;
     bool Shared;
     Pos At;
+    std::string Name; ///< The place as spelled at the store.
+    bool operator==(const Store &O) const {
+      return Place == O.Place && Weakened == O.Weakened && Whole == O.Whole &&
+             Shared == O.Shared && At == O.At;
+    }
   };
   std::vector<Store> Stores;
 };
@@ -154,6 +200,9 @@ struct Summary {
   int ReturnsPlace = -1;
   bool ReturnsWorkspace = false;
   std::vector<ParamEffect> Params;
+  /// Fold New into this summary; summaries of a recursive cycle only grow
+  /// while it iterates to a fixpoint. Returns whether anything was added.
+  bool join(const Summary &New);
 };
 
 struct Function {
@@ -164,7 +213,9 @@ struct Function {
   bool BoundMethod = false; ///< First parameter is the instance.
   std::vector<std::string> Params;
   std::unordered_map<std::string, int> Nested; ///< Local def name -> fn.
-  uint8_t State = 0; ///< 0 not analysed, 1 in progress, 2 done.
+  /// The functions a walk of this one may call (a superset of the calls it
+  /// resolves), sorted: the edges of the call graph it is scheduled by.
+  std::vector<int> Callees;
   Summary Sum;
   Facts F;
 };
@@ -180,20 +231,6 @@ struct Class {
   std::vector<std::string> Fields; ///< Annotated class-level names, in order.
 };
 
-struct Module {
-  std::string Name, Path;
-  bool IsPackage = false;
-  std::string Source;
-  TSTree *Tree = nullptr;
-  std::shared_ptr<const CompiledCatalog> Cat;
-  std::unordered_map<std::string, std::string> Imports;
-  std::unordered_map<std::string, int> Functions, Classes;
-  std::unordered_map<std::string, Pos> Globals;
-  std::unordered_map<std::string, Pos> NoneGlobals;
-  std::vector<std::string> StarImports;
-  int Body = -1;
-};
-
 /// What a dotted name stands for.
 struct Resolved {
   enum KindT : uint8_t { External, Function, Class, Global, Module } Kind =
@@ -202,11 +239,29 @@ struct Resolved {
   std::string Qual;
 };
 
+struct Module {
+  std::string Name, Path;
+  bool IsPackage = false;
+  std::string Source;
+  unsigned BomBytes = 0; ///< A UTF-8 byte order mark dropped from Source.
+  TSTree *Tree = nullptr;
+  std::shared_ptr<const CompiledCatalog> Cat;
+  std::unordered_map<std::string, std::string> Imports;
+  std::unordered_map<std::string, int> Functions, Classes;
+  std::unordered_map<std::string, Pos> Globals;
+  std::unordered_map<std::string, Pos> NoneGlobals;
+  std::vector<std::string> StarImports;
+  int Body = -1;
+  /// Package::resolve's answers for names written in this module.
+  std::unordered_map<std::string, Resolved> ResolveCache;
+  std::mutex ResolveMu;
+};
+
 struct Package {
   std::vector<std::unique_ptr<Module>> Modules;
   std::vector<Function> Functions;
   std::vector<Class> Classes;
-  std::vector<Place> Places;
+  PlaceTable Places;
   std::unordered_map<std::string, int> ModuleByName;
   std::unordered_map<std::string, int> PlaceIds;
   std::unordered_map<std::string, int> Interned;
@@ -216,15 +271,24 @@ struct Package {
   ~Package();
   /// Index module Index: imports, definitions, module globals.
   void index(int ModIndex);
+  /// Thread-safe once resolveBases() has run.
   Resolved resolve(int Mod, const std::string &Dotted,
                    const std::unordered_map<std::string, std::string>
                        *LocalImports = nullptr);
+  /// What a fully qualified name ("pkg.mod.fn") stands for.
+  Resolved resolveQualified(const std::string &Qual) {
+    return canonical(Qual, 0);
+  }
+  /// Resolve every class's in-tree bases, so that the walks (in parallel)
+  /// only read the class table.
+  void resolveBases();
   /// The method Name of class C or its in-tree bases, or -1.
   int findMethod(int C, const std::string &Name, bool SkipSelf = false);
-  int placeId(Place::KindT K, int Class, const std::string &Name,
-              const std::string &Display);
+  /// The id of a place (thread-safe). Ids depend on the order the walks
+  /// meet places in; they only ever stand for identity.
+  int placeId(Place::KindT K, int Class, const std::string &Name);
   bool samePlace(int A, int B) const;
-  int intern(const std::string &S);
+  int intern(const std::string &S); ///< Thread-safe.
   Location loc(Pos P) const;
   Pos pos(int Mod, TSNode N) const;
 
@@ -233,7 +297,7 @@ private:
   void indexBlock(int Mod, TSNode Block, int Class, const std::string &Prefix,
                   bool TopLevel);
   int addFunction(int Mod, TSNode Def, int Class, const std::string &Prefix);
-  std::unordered_map<std::string, Resolved> Cache;
+  std::mutex PlaceMu, InternMu;
 };
 
 /// Module name of a file: its stem, prefixed by the packages (folders with

@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include <algorithm>
 
 using namespace tether;
 using namespace tether::python;
@@ -57,20 +58,55 @@ Location Package::loc(Pos P) const {
 }
 
 int Package::intern(const std::string &S) {
+  std::lock_guard<std::mutex> Lock(InternMu);
   auto [It, New] = Interned.emplace(S, (int)Strings.size());
   if (New)
     Strings.push_back(S);
   return It->second;
 }
 
-int Package::placeId(Place::KindT K, int Class, const std::string &Name,
-                     const std::string &Display) {
-  std::string Key = (K == Place::Global ? "g:" : "a:") +
-                    std::to_string(Class) + ":" + Name;
-  auto [It, New] = PlaceIds.emplace(Key, (int)Places.size());
+int Package::placeId(Place::KindT K, int Class, const std::string &Name) {
+  std::string Key;
+  Key.reserve(Name.size() + 16);
+  Key += K == Place::Global ? "g:" : "a:";
+  Key += std::to_string(Class);
+  Key += ':';
+  Key += Name;
+  std::lock_guard<std::mutex> Lock(PlaceMu);
+  auto [It, New] = PlaceIds.emplace(std::move(Key), (int)Places.size());
   if (New)
-    Places.push_back(Place{K, Class, Name, Display});
+    Places.push(Place{K, Class, Name});
   return It->second;
+}
+
+bool Summary::join(const Summary &New) {
+  bool Changed = false;
+  if (ReturnsWeakOf < 0 && New.ReturnsWeakOf >= 0)
+    ReturnsWeakOf = New.ReturnsWeakOf, Changed = true;
+  if (ReturnsPlace < 0 && New.ReturnsPlace >= 0)
+    ReturnsPlace = New.ReturnsPlace, Changed = true;
+  if (!ReturnsWorkspace && New.ReturnsWorkspace)
+    ReturnsWorkspace = Changed = true;
+  if (Params.size() < New.Params.size())
+    Params.resize(New.Params.size()), Changed = true;
+  for (size_t I = 0; I < New.Params.size(); ++I) {
+    ParamEffect &A = Params[I];
+    const ParamEffect &B = New.Params[I];
+    auto Or = [&](bool &X, bool Y) {
+      if (!X && Y)
+        X = Changed = true;
+    };
+    if (!A.WeakRefs && B.WeakRefs)
+      A.ConvAt = B.ConvAt;
+    Or(A.WeakRefs, B.WeakRefs);
+    Or(A.Unguarded, B.Unguarded);
+    Or(A.UsedInOp, B.UsedInOp);
+    Or(A.Escapes, B.Escapes);
+    for (const ParamEffect::Store &St : B.Stores)
+      if (std::find(A.Stores.begin(), A.Stores.end(), St) == A.Stores.end())
+        A.Stores.push_back(St), Changed = true;
+  }
+  return Changed;
 }
 
 bool Package::samePlace(int A, int B) const {
@@ -393,11 +429,13 @@ Resolved Package::resolve(
     if (It != LocalImports->end())
       return canonical(It->second + Tail, 0);
   }
-  std::string Key = std::to_string(Mod) + ":" + Dotted;
-  auto C = Cache.find(Key);
-  if (C != Cache.end())
-    return C->second;
   Module &M = *Modules[Mod];
+  {
+    std::lock_guard<std::mutex> Lock(M.ResolveMu);
+    auto C = M.ResolveCache.find(Dotted);
+    if (C != M.ResolveCache.end())
+      return C->second;
+  }
   Resolved R;
   auto It = M.Imports.find(Head);
   if (It != M.Imports.end())
@@ -415,8 +453,22 @@ Resolved Package::resolve(
       }
     }
   }
-  Cache.emplace(std::move(Key), R);
+  std::lock_guard<std::mutex> Lock(M.ResolveMu);
+  M.ResolveCache.emplace(Dotted, R);
   return R;
+}
+
+void Package::resolveBases() {
+  for (size_t K = 0; K < Classes.size(); ++K) {
+    if (Classes[K].BasesResolved)
+      continue;
+    Classes[K].BasesResolved = true;
+    for (const std::string &B : Classes[K].BaseNames) {
+      Resolved R = resolve(Classes[K].Mod, B);
+      if (R.Kind == Resolved::Class)
+        Classes[K].Bases.push_back(R.Index);
+    }
+  }
 }
 
 int Package::findMethod(int C, const std::string &Name, bool SkipSelf) {

@@ -1,17 +1,19 @@
 //===- PythonFrontend.cpp - The four tether checks over Python packages ---===//
 //
-// Pipeline: discover files; read and parse them in parallel (the only costly
-// step, one tree-sitter parse per file); index modules; walk every function
-// once, callees first (summaries); judge the capture facts package-wide;
-// drop what NOLINT / noqa comments suppress.
+// Pipeline: discover files; read and parse them in parallel (one tree-sitter
+// parse per file); index modules; walk every function, callees first and
+// in parallel (Schedule.h); judge the capture facts package-wide; drop what
+// NOLINT / noqa comments suppress.
 //
 //===----------------------------------------------------------------------===//
 #include "PythonFrontend.h"
 #include "Checks.h"
 #include "Model.h"
+#include "Schedule.h"
 #include "Sources.h"
 #include "Suppression.h"
 #include "Syntax.h"
+#include "TreeAlloc.h"
 #include "Walker.h"
 
 #include "llvm/Support/Error.h"
@@ -28,6 +30,9 @@ struct Loaded {
   std::string Text;
   TSTree *Tree = nullptr;
   std::string Problem;
+  unsigned BomBytes = 0;
+  std::string Name;
+  bool IsPackage = false;
 };
 
 struct ParserDeleter {
@@ -101,8 +106,9 @@ TSPoint firstError(TSNode N) {
 }
 
 void load(const std::string &Path, Loaded &L) {
-  if (!readSource(Path, L.Text, L.Problem))
+  if (!readSource(Path, L.Text, L.Problem, L.BomBytes))
     return;
+  L.Name = moduleNameFor(Path, L.IsPackage);
   TSParser *Parser = threadParser();
   TSTree *T = ts_parser_parse_string(Parser, nullptr, L.Text.data(),
                                      (uint32_t)L.Text.size());
@@ -135,6 +141,7 @@ void load(const std::string &Path, Loaded &L) {
 
 Result tether::python::analyze(const std::vector<std::string> &Paths,
                                CatalogProvider &Catalogs, unsigned Jobs) {
+  installTreeAllocator();
   Result R;
   Discovery D = discover(Paths);
   R.Problems = std::move(D.Problems);
@@ -150,13 +157,11 @@ Result tether::python::analyze(const std::vector<std::string> &Paths,
     Cats[I] = *C;
   }
 
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
   std::vector<Loaded> Files(D.Files.size());
-  {
-    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
-    for (size_t I = 0; I < D.Files.size(); ++I)
-      Pool.async([&, I] { load(D.Files[I], Files[I]); });
-    Pool.wait();
-  }
+  for (size_t I = 0; I < D.Files.size(); ++I)
+    Pool.async([&, I] { load(D.Files[I], Files[I]); });
+  Pool.wait();
 
   Package P;
   for (size_t I = 0; I < D.Files.size(); ++I) {
@@ -167,8 +172,10 @@ Result tether::python::analyze(const std::vector<std::string> &Paths,
     }
     auto M = std::make_unique<Module>();
     M->Path = D.Files[I];
-    M->Name = moduleNameFor(M->Path, M->IsPackage);
+    M->Name = std::move(L.Name);
+    M->IsPackage = L.IsPackage;
     M->Source = std::move(L.Text);
+    M->BomBytes = L.BomBytes;
     M->Tree = L.Tree;
     M->Cat = Cats[I];
     int Idx = (int)P.Modules.size();
@@ -178,9 +185,17 @@ Result tether::python::analyze(const std::vector<std::string> &Paths,
   R.FilesRead = (unsigned)P.Modules.size();
   for (size_t I = 0; I < P.Modules.size(); ++I)
     P.index((int)I);
-  for (size_t F = 0; F < P.Functions.size(); ++F)
-    analyzeFunction(P, (int)F);
+  analyzeFunctions(P, Pool);
+  // The trees are done with: free them while the package checks run.
+  for (auto &M : P.Modules)
+    Pool.async([T = M->Tree] { ts_tree_delete(T); });
+  for (auto &M : P.Modules)
+    M->Tree = nullptr;
+  for (Function &F : P.Functions)
+    for (Finding &Fi : F.F.Findings)
+      P.Findings.push_back(std::move(Fi));
   runPackageChecks(P);
+  Pool.wait();
 
   // NOLINT / noqa, parsed only for files with findings.
   std::unordered_map<std::string, std::unique_ptr<Suppressions>> Supp;

@@ -117,7 +117,7 @@ static std::string codingCookie(llvm::StringRef Text) {
 }
 
 bool tether::python::readSource(const std::string &Path, std::string &Text,
-                                std::string &Problem) {
+                                std::string &Problem, unsigned &BomBytes) {
   fs::file_status St;
   if (std::error_code EC = fs::status(Path, St, /*follow=*/true)) {
     Problem = "cannot read: " + EC.message();
@@ -150,8 +150,11 @@ bool tether::python::readSource(const std::string &Path, std::string &Text,
     Problem = "binary file (contains NUL bytes); not Python source";
     return false;
   }
-  if (Data.starts_with("\xEF\xBB\xBF"))
+  BomBytes = 0;
+  if (Data.starts_with("\xEF\xBB\xBF")) {
     Data = Data.drop_front(3);
+    BomBytes = 3;
+  }
   const llvm::UTF8 *B = reinterpret_cast<const llvm::UTF8 *>(Data.data());
   if (llvm::isLegalUTF8String(&B, B + Data.size())) {
     Text.assign(Data.data(), Data.size());

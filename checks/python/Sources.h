@@ -28,9 +28,11 @@ Discovery discover(const std::vector<std::string> &Paths);
 
 /// Read a source as UTF-8 text. Returns false and sets Problem when the file
 /// is unreadable, too large, binary, or not decodable (PEP 263 latin-1
-/// declarations are converted; other encodings are reported).
+/// declarations are converted; other encodings are reported). A UTF-8 byte
+/// order mark is dropped from Text; BomBytes says how many bytes (0 or 3),
+/// for offsets into the file.
 bool readSource(const std::string &Path, std::string &Text,
-                std::string &Problem);
+                std::string &Problem, unsigned &BomBytes);
 
 } // namespace tether::python
 

@@ -21,6 +21,7 @@ struct AVal {
   bool Fresh = false; ///< Made here (an op's result), owned by locals only.
   int Param = -1;     ///< Is parameter i (not weakened).
   int Place = -1;     ///< Read from this place (whole or one slot).
+  uint32_t PlB = 0, PlE = 0; ///< Bytes of the place's spelling here.
   bool Elem = false;
   bool ViaSelf = false;
   int NullPlace = -1; ///< A slot of this place, not checked for None.
@@ -49,8 +50,11 @@ AVal joinVal(const AVal &A, const AVal &B) {
   R.Fresh = A.Fresh && B.Fresh;
   if (A.Param != B.Param)
     R.Param = -1;
-  if (A.Place != B.Place)
-    R.Place = A.Place >= 0 ? A.Place : B.Place;
+  if (A.Place != B.Place && A.Place < 0) {
+    R.Place = B.Place;
+    R.PlB = B.PlB;
+    R.PlE = B.PlE;
+  }
   R.NullPlace = A.NullPlace >= 0 ? A.NullPlace : B.NullPlace;
   R.MaybeNone = A.MaybeNone || B.MaybeNone;
   if (!A.MaybeNone)
@@ -166,21 +170,22 @@ bool isAllocation(llvm::StringRef Last) {
 
 class FnWalker {
 public:
-  FnWalker(Package &P, int FnIdx, unsigned Depth)
-      : P(P), FnIdx(FnIdx), Depth(Depth), Mod(P.Functions[FnIdx].Mod),
-        M(*P.Modules[Mod]), Src(M.Source), Cat(*M.Cat) {}
+  FnWalker(Package &P, int FnIdx, Summary &Sum, Facts &Out)
+      : P(P), FnIdx(FnIdx), Mod(P.Functions[FnIdx].Mod), M(*P.Modules[Mod]),
+        Src(M.Source), Cat(*M.Cat), OutSum(Sum), OutFacts(Out) {}
 
   void run();
 
 private:
   Package &P;
   int FnIdx;
-  unsigned Depth;
   int Mod;
   Module &M;
   std::string_view Src;
   const CompiledCatalog &Cat;
   const Grammar &G = Grammar::get();
+  Summary &OutSum;  ///< What this walk finds (the published one is read
+  Facts &OutFacts;  ///< at recursive calls).
   Env E;
   std::string SelfName;
   std::unordered_map<std::string, std::string> LocalImports;
@@ -194,9 +199,28 @@ private:
   bool RetPlaceMixed = false;
   bool RetWorkspace = false;
 
-  Function &fn() { return P.Functions[FnIdx]; }
-  Facts &facts() { return P.Functions[FnIdx].F; }
-  Summary &sum() { return P.Functions[FnIdx].Sum; }
+  const Function &fn() const { return P.Functions[FnIdx]; }
+  Facts &facts() { return OutFacts; }
+  Summary &sum() { return OutSum; }
+  /// The place's spelling where V read it ("" when unknown).
+  std::string spelling(const AVal &V) const {
+    if (V.PlE <= V.PlB || V.PlE > Src.size())
+      return {};
+    std::string Out;
+    for (char C : Src.substr(V.PlB, V.PlE - V.PlB))
+      if (C != ' ' && C != '\t' && C != '\n' && C != '\r' && C != '\\')
+        Out.push_back(C);
+    return Out;
+  }
+  void spellAt(AVal &V, TSNode N) const {
+    N = stripParens(N);
+    V.PlB = ts_node_start_byte(N);
+    V.PlE = ts_node_end_byte(N);
+  }
+  void spellAs(AVal &V, const AVal &From) const {
+    V.PlB = From.PlB;
+    V.PlE = From.PlE;
+  }
   Pos pos(TSNode N) const { return P.pos(Mod, N); }
   TSSymbol kind(TSNode N) const { return ts_node_symbol(N); }
   std::string text(TSNode N) const { return std::string(nodeText(N, Src)); }
@@ -237,9 +261,10 @@ private:
   void assignName(const std::string &Name, AVal V, TSNode At);
   void bindIter(TSNode Target, TSNode Iter, const AVal &IterV);
   void kill(const std::string &Name, Pos At);
-  void storePlace(int Place, const AVal &V, Pos At, bool Whole, bool Shared,
-                  int Helper = -1, Pos HelperAt = Pos());
-  void clearPlace(int Place, Pos At, bool Shared);
+  void storePlace(int Place, const std::string &Name, const AVal &V, Pos At,
+                  bool Whole, bool Shared, int Helper = -1,
+                  Pos HelperAt = Pos());
+  void clearPlace(int Place, const std::string &Name, Pos At, bool Shared);
   AVal convert(const AVal &Arg, TSNode ArgNode, Pos At, int Helper,
                Pos HelperAt, bool Report, TSNode CallNode);
   void useInOp(const AVal &V, TSNode ArgNode);
@@ -252,7 +277,7 @@ private:
     return Cat.WorkspaceNames.matches(Short) || Cat.WorkspaceNames.matches(Name);
   }
   int attrPlace(TSNode Obj, const std::string &Attr, const AVal &ObjV,
-                const std::string &Display, bool &ViaSelf);
+                bool &ViaSelf);
   Resolved resolveDotted(const std::string &D) {
     return P.resolve(Mod, D, LocalImports.empty() ? nullptr : &LocalImports);
   }
@@ -267,7 +292,7 @@ private:
     F.Message = Message;
     F.Notes = std::move(Notes);
     F.Fixes = std::move(Fixes);
-    P.Findings.push_back(std::move(F));
+    facts().Findings.push_back(std::move(F));
   }
   Note note(Pos At, std::string Msg) const { return Note{P.loc(At), std::move(Msg)}; }
 };
@@ -288,7 +313,7 @@ std::string fill(const char *Fmt, const std::string &A0,
 //===----------------------------------------------------------------------===//
 
 void FnWalker::run() {
-  Function &F = fn();
+  const Function &F = fn();
   TSNode Body = F.ModuleBody ? F.Node : field(F.Node, G.FBody);
   if (!F.ModuleBody) {
     for (size_t I = 0; I < F.Params.size(); ++I) {
@@ -521,6 +546,7 @@ void FnWalker::bindIter(TSNode Target, TSNode Iter, const AVal &IterV) {
   }
   if (IterV.Place >= 0) {
     Elem.Place = IterV.Place;
+    spellAs(Elem, IterV);
     Elem.Elem = true;
     Elem.ViaSelf = IterV.ViaSelf;
     if (ValuesOf || ItemsOf)
@@ -715,41 +741,46 @@ void FnWalker::walkDelete(TSNode S) {
       if (kind(T) == G.Subscript)
         eval(field(T, G.FSubscript));
       if (Base.Place >= 0)
-        clearPlace(Base.Place, pos(S), !Base.ViaSelf);
+        clearPlace(Base.Place, spelling(Base), pos(S), !Base.ViaSelf);
     }
   }
 }
 
-void FnWalker::walkImport(TSNode S) {
-  // Function-level imports (vLLM Ascend imports lazily) bind local names.
+/// The local names a function-level import statement binds, each with the
+/// qualified name it stands for (vLLM Ascend imports lazily).
+template <typename Fn>
+void forEachImportBinding(const Module &M, TSNode S, Fn &&Bind) {
+  const Grammar &G = Grammar::get();
+  std::string_view Src = M.Source;
+  auto text = [&](TSNode N) { return std::string(nodeText(N, Src)); };
   const std::string &ModName = M.Name;
-  if (kind(S) == G.Import) {
+  if (ts_node_symbol(S) == G.Import) {
     forEachChild(S, true, [&](TSNode N, TSFieldId F) {
       if (F != G.FName)
         return;
-      if (kind(N) == G.AliasedImport)
-        LocalImports[text(field(N, G.FAlias))] = text(field(N, G.FName));
-      else {
+      if (ts_node_symbol(N) == G.AliasedImport) {
+        Bind(text(field(N, G.FAlias)), text(field(N, G.FName)));
+      } else {
         std::string D = text(N);
-        LocalImports[D.substr(0, D.find('.'))] = D.substr(0, D.find('.'));
+        Bind(D.substr(0, D.find('.')), D.substr(0, D.find('.')));
       }
     });
     return;
   }
   TSNode MN = field(S, G.FModuleName);
   std::string Base;
-  if (kind(MN) == G.RelativeImport) {
+  if (ts_node_symbol(MN) == G.RelativeImport) {
     std::string Pkg = M.IsPackage ? ModName : ModName.substr(0, std::min(ModName.size(), ModName.rfind('.')));
     if (!M.IsPackage && ModName.rfind('.') == std::string::npos)
       Pkg.clear();
     std::string Rest;
     forEachChild(MN, true, [&](TSNode C, TSFieldId) {
-      if (kind(C) == G.ImportPrefix) {
+      if (ts_node_symbol(C) == G.ImportPrefix) {
         for (size_t I = 1; I < nodeText(C, Src).size(); ++I) {
           size_t Dot = Pkg.rfind('.');
           Pkg = Dot == std::string::npos ? "" : Pkg.substr(0, Dot);
         }
-      } else if (kind(C) == G.DottedName) {
+      } else if (ts_node_symbol(C) == G.DottedName) {
         Rest = text(C);
       }
     });
@@ -760,11 +791,16 @@ void FnWalker::walkImport(TSNode S) {
   forEachChild(S, true, [&](TSNode N, TSFieldId F) {
     if (F != G.FName)
       return;
-    if (kind(N) == G.AliasedImport)
-      LocalImports[text(field(N, G.FAlias))] =
-          Base + "." + text(field(N, G.FName));
+    if (ts_node_symbol(N) == G.AliasedImport)
+      Bind(text(field(N, G.FAlias)), Base + "." + text(field(N, G.FName)));
     else
-      LocalImports[text(N)] = Base + "." + text(N);
+      Bind(text(N), Base + "." + text(N));
+  });
+}
+
+void FnWalker::walkImport(TSNode S) {
+  forEachImportBinding(M, S, [&](std::string Name, std::string Qual) {
+    LocalImports[std::move(Name)] = std::move(Qual);
   });
 }
 
@@ -1080,7 +1116,8 @@ AVal FnWalker::evalName(TSNode N) {
   Resolved R = resolveDotted(Name);
   AVal V;
   if (R.Kind == Resolved::Global) {
-    V.Place = P.placeId(Place::Global, -1, R.Qual, Name);
+    V.Place = P.placeId(Place::Global, -1, R.Qual);
+    spellAt(V, N);
     size_t Dot = R.Qual.rfind('.');
     auto MI = P.ModuleByName.find(R.Qual.substr(0, Dot));
     if (MI != P.ModuleByName.end() && !fn().ModuleBody &&
@@ -1101,7 +1138,7 @@ AVal FnWalker::evalName(TSNode N) {
 }
 
 int FnWalker::attrPlace(TSNode Obj, const std::string &Attr, const AVal &ObjV,
-                        const std::string &Display, bool &ViaSelf) {
+                        bool &ViaSelf) {
   int Cls = -1;
   ViaSelf = false;
   Obj = stripParens(Obj);
@@ -1115,7 +1152,7 @@ int FnWalker::attrPlace(TSNode Obj, const std::string &Attr, const AVal &ObjV,
     if (R.Kind == Resolved::Class)
       Cls = R.Index;
   }
-  return P.placeId(Place::Attr, Cls, Attr, Display);
+  return P.placeId(Place::Attr, Cls, Attr);
 }
 
 AVal FnWalker::evalAttribute(TSNode N) {
@@ -1126,7 +1163,8 @@ AVal FnWalker::evalAttribute(TSNode N) {
     if (!isLocal(Head) && (Head != SelfName || SelfName.empty())) {
       Resolved R = resolveDotted(D);
       if (R.Kind == Resolved::Global) {
-        V.Place = P.placeId(Place::Global, -1, R.Qual, D);
+        V.Place = P.placeId(Place::Global, -1, R.Qual);
+        spellAt(V, N);
         return V;
       }
       if (R.Kind == Resolved::Function) {
@@ -1145,7 +1183,8 @@ AVal FnWalker::evalAttribute(TSNode N) {
   AVal OV = eval(Obj);
   std::string Attr = text(field(N, G.FAttribute));
   bool ViaSelf;
-  V.Place = attrPlace(Obj, Attr, OV, exprKey(N, Src), ViaSelf);
+  V.Place = attrPlace(Obj, Attr, OV, ViaSelf);
+  spellAt(V, N);
   V.ViaSelf = ViaSelf;
   return V;
 }
@@ -1159,6 +1198,7 @@ AVal FnWalker::evalSubscript(TSNode N) {
   AVal V;
   if (Base.Place >= 0) {
     V.Place = Base.Place;
+    spellAs(V, Base);
     V.Elem = true;
     V.ViaSelf = Base.ViaSelf;
     if (!guarded(N))
@@ -1239,7 +1279,9 @@ AVal FnWalker::convert(const AVal &Arg, TSNode ArgNode, Pos At, int Helper,
         if (!isNull(Inner) && kind(Inner) != G.KeywordArgument) {
           FixIt F;
           F.File = M.Path;
-          F.Offset = ts_node_start_byte(A);
+          // Offsets are into the file, whose byte order mark (if any)
+          // the parsed text lacks.
+          F.Offset = M.BomBytes + ts_node_start_byte(A);
           F.Length = ts_node_end_byte(A) - ts_node_start_byte(A);
           F.Text = text(Inner);
           Fixes.push_back(F);
@@ -1281,6 +1323,7 @@ AVal FnWalker::convert(const AVal &Arg, TSNode ArgNode, Pos At, int Helper,
   R.Holder = Arg.Holder;
   R.HolderDiesAt = Arg.HolderDiesAt;
   R.Place = Arg.Place;
+  spellAs(R, Arg);
   R.Elem = Arg.Elem;
   R.ViaSelf = Arg.ViaSelf;
   R.Workspace = Arg.Workspace;
@@ -1299,6 +1342,7 @@ void FnWalker::useInOp(const AVal &V, TSNode ArgNode) {
     if (kind(A) == G.Identifier)
       U.Var = text(A);
     U.Shared = !V.ViaSelf;
+    U.PlaceName = spelling(V);
     facts().Uses.push_back(U);
   }
   if (V.Weak && V.HolderDiesAt.valid() && !V.Holder.empty()) {
@@ -1455,14 +1499,20 @@ AVal FnWalker::evalCall(TSNode N) {
   }
 
   if (Callee >= 0 || CtorClass >= 0) {
-    if (Callee >= 0)
-      analyzeFunction(P, Callee, Depth + 1);
     AVal Result;
     if (Callee >= 0) {
       CallFact CF{Callee, At, E.C};
       facts().Calls.push_back(CF);
       const Function &H = P.Functions[Callee];
-      Summary S = H.Sum; // copy: the vector may grow while we walk
+      // The callee's summary is final (or, in a recursive cycle, the last
+      // round's) when the call graph predicted this edge; an unpredicted
+      // edge reads nothing, and the scheduler walks again with it.
+      static const Summary NoSummary;
+      bool Known = std::binary_search(fn().Callees.begin(),
+                                      fn().Callees.end(), Callee);
+      if (!Known)
+        facts().Missed = true;
+      const Summary &S = Known ? H.Sum : NoSummary;
       // Map the arguments to the callee's parameters.
       std::vector<int> ParamOf(As.size(), -1);
       size_t Next = Bound ? 1 : 0;
@@ -1506,7 +1556,8 @@ AVal FnWalker::evalCall(TSNode N) {
           AVal Stored = St.Weakened ? convert(V, As[I].Node, At, Callee,
                                               St.At, false, N)
                                     : V;
-          storePlace(St.Place, Stored, At, St.Whole, St.Shared, Callee, St.At);
+          storePlace(St.Place, St.Name, Stored, At, St.Whole, St.Shared,
+                     Callee, St.At);
         }
         if (PE.UsedInOp)
           useInOp(V, As[I].Whole);
@@ -1515,6 +1566,7 @@ AVal FnWalker::evalCall(TSNode N) {
       }
       if (S.ReturnsPlace >= 0) {
         Result.Place = S.ReturnsPlace;
+        spellAt(Result, N);
         Result.ViaSelf = false;
       } else {
         Result.Fresh = true;
@@ -1539,9 +1591,8 @@ AVal FnWalker::evalCall(TSNode N) {
             FieldName = Cl.Fields[Next++];
           if (FieldName.empty())
             continue;
-          int Pl = P.placeId(Place::Attr, CtorClass, FieldName,
-                             Cl.Name + "." + FieldName);
-          storePlace(Pl, A.V, At, true, true);
+          int Pl = P.placeId(Place::Attr, CtorClass, FieldName);
+          storePlace(Pl, Cl.Name + "." + FieldName, A.V, At, true, true);
         }
       }
     }
@@ -1552,13 +1603,15 @@ AVal FnWalker::evalCall(TSNode N) {
   if (!Method.empty() && RecvV.Place >= 0 && isContainerMethod(Method)) {
     int Pl = RecvV.Place;
     bool Shared = !RecvV.ViaSelf;
+    std::string Name = spelling(RecvV);
     if (Method == "get" || Method == "setdefault" || Method == "pop") {
       if (Method == "setdefault" && As.size() >= 2)
-        storePlace(Pl, As[1].V, At, false, Shared);
+        storePlace(Pl, Name, As[1].V, At, false, Shared);
       if (Method == "pop")
-        clearPlace(Pl, At, Shared);
+        clearPlace(Pl, Name, At, Shared);
       AVal V;
       V.Place = Pl;
+      spellAs(V, RecvV);
       V.Elem = true;
       V.ViaSelf = RecvV.ViaSelf;
       if (Method == "get" && !guarded(N))
@@ -1569,16 +1622,17 @@ AVal FnWalker::evalCall(TSNode N) {
         Method == "extend" || Method == "update") {
       for (const Arg &A : As)
         if (A.Keyword.empty() && !(Method == "insert" && &A == &As[0]))
-          storePlace(Pl, A.V, At, false, Shared);
+          storePlace(Pl, Name, A.V, At, false, Shared);
       return AVal();
     }
     if (Method == "clear" || Method == "popitem" || Method == "remove" ||
         Method == "discard") {
-      clearPlace(Pl, At, Shared);
+      clearPlace(Pl, Name, At, Shared);
       return AVal();
     }
     AVal V;
     V.Place = Pl;
+    spellAs(V, RecvV);
     V.ViaSelf = RecvV.ViaSelf;
     return V; // items(), values(), keys(), copy()
   }
@@ -1645,8 +1699,8 @@ void FnWalker::kill(const std::string &Name, Pos At) {
 void FnWalker::assignName(const std::string &Name, AVal V, TSNode At) {
   Pos Where = pos(At);
   if (GlobalDecl.count(Name) || (fn().ModuleBody && false)) {
-    int Pl = P.placeId(Place::Global, -1, M.Name + "." + Name, Name);
-    storePlace(Pl, V, Where, true, true);
+    int Pl = P.placeId(Place::Global, -1, M.Name + "." + Name);
+    storePlace(Pl, Name, V, Where, true, true);
     return;
   }
   kill(Name, Where);
@@ -1658,7 +1712,7 @@ void FnWalker::assignName(const std::string &Name, AVal V, TSNode At) {
     V.HolderDiesAt = Where;
   V.Fresh = false;
   if (fn().ModuleBody && V.NoneDict) {
-    int Pl = P.placeId(Place::Global, -1, M.Name + "." + Name, Name);
+    int Pl = P.placeId(Place::Global, -1, M.Name + "." + Name);
     NoneInitFact NI{Pl, V.NoneDictAt};
     facts().NoneInits.push_back(NI);
   }
@@ -1694,14 +1748,14 @@ void FnWalker::assign(TSNode Target, const AVal &V, TSNode ValueNode) {
       if (!isLocal(Head) && Head != SelfName) {
         Resolved R = resolveDotted(D);
         if (R.Kind == Resolved::Global)
-          Pl = P.placeId(Place::Global, -1, R.Qual, D);
+          Pl = P.placeId(Place::Global, -1, R.Qual);
       }
     }
     if (Pl < 0)
-      Pl = attrPlace(Obj, text(field(Target, G.FAttribute)), OV, Display, ViaSelf);
+      Pl = attrPlace(Obj, text(field(Target, G.FAttribute)), OV, ViaSelf);
     else
       ViaSelf = false;
-    storePlace(Pl, V, pos(Target), true, !ViaSelf);
+    storePlace(Pl, Display, V, pos(Target), true, !ViaSelf);
     E.NotNone.erase(Display);
     return;
   }
@@ -1712,7 +1766,8 @@ void FnWalker::assign(TSNode Target, const AVal &V, TSNode ValueNode) {
         eval(C);
     });
     if (Base.Place >= 0)
-      storePlace(Base.Place, V, pos(Target), false, !Base.ViaSelf);
+      storePlace(Base.Place, spelling(Base), V, pos(Target), false,
+                 !Base.ViaSelf);
     else if (!V.Weak && !V.Holder.empty())
       facts().Escaped.insert(V.Holder);
     E.NotNone.erase(exprKey(Target, Src));
@@ -1724,6 +1779,7 @@ void FnWalker::assign(TSNode Target, const AVal &V, TSNode ValueNode) {
       if (kind(C) != G.Comment) {
         AVal Part;
         Part.Place = V.Place;
+        spellAs(Part, V);
         Part.Elem = V.Place >= 0;
         assign(C, Part, TSNode{});
       }
@@ -1737,8 +1793,9 @@ void FnWalker::assign(TSNode Target, const AVal &V, TSNode ValueNode) {
   }
 }
 
-void FnWalker::storePlace(int Pl, const AVal &V, Pos At, bool Whole,
-                          bool Shared, int Helper, Pos HelperAt) {
+void FnWalker::storePlace(int Pl, const std::string &Name, const AVal &V,
+                          Pos At, bool Whole, bool Shared, int Helper,
+                          Pos HelperAt) {
   if (V.NoneDict)
     facts().NoneInits.push_back(NoneInitFact{Pl, V.NoneDictAt});
   if (!V.Weak && !V.Holder.empty())
@@ -1746,10 +1803,10 @@ void FnWalker::storePlace(int Pl, const AVal &V, Pos At, bool Whole,
   if (V.Param >= 0 && !V.Weak) {
     ParamEffect &PE = param(V.Param);
     PE.Escapes = true;
-    PE.Stores.push_back({Pl, false, Whole, Shared, At});
+    PE.Stores.push_back({Pl, false, Whole, Shared, At, Name});
   }
   if (V.Weak && V.WeakOfParam >= 0)
-    param(V.WeakOfParam).Stores.push_back({Pl, true, Whole, Shared, At});
+    param(V.WeakOfParam).Stores.push_back({Pl, true, Whole, Shared, At, Name});
   if (V.Weak && !V.Holder.empty()) {
     WeakStoreFact W;
     W.Place = Pl;
@@ -1760,6 +1817,7 @@ void FnWalker::storePlace(int Pl, const AVal &V, Pos At, bool Whole,
     W.DiesAt = V.HolderDiesAt;
     W.Helper = Helper;
     W.HelperAt = HelperAt;
+    W.PlaceName = Name;
     facts().WeakStores.push_back(W);
     OpenStores.emplace_back(facts().WeakStores.size() - 1, V.Holder);
   }
@@ -1781,6 +1839,7 @@ void FnWalker::storePlace(int Pl, const AVal &V, Pos At, bool Whole,
     S.Shared = Shared;
     S.ExplicitSize = V.ExplicitSize;
     S.SizedAt = V.SizedAt;
+    S.PlaceName = Name;
     facts().SlotWrites.push_back(S);
   }
   // The slot is filled now: a second write here replaces.
@@ -1789,7 +1848,8 @@ void FnWalker::storePlace(int Pl, const AVal &V, Pos At, bool Whole,
                 E.Empty.end());
 }
 
-void FnWalker::clearPlace(int Pl, Pos At, bool Shared) {
+void FnWalker::clearPlace(int Pl, const std::string &Name, Pos At,
+                          bool Shared) {
   if (!isWorkspacePlace(Pl))
     return;
   SlotWriteFact S;
@@ -1799,19 +1859,307 @@ void FnWalker::clearPlace(int Pl, Pos At, bool Shared) {
   S.C = E.C;
   S.Shared = Shared;
   S.ExplicitSize = false;
+  S.PlaceName = Name;
   facts().SlotWrites.push_back(S);
 }
 
 } // namespace
 
-void tether::python::analyzeFunction(Package &P, int Fn, unsigned Depth) {
-  if (P.Functions[Fn].State != 0)
-    return; // done, or in progress up the stack (recursion): use as is
-  // Very deep call chains fall back to what is known; the stack is finite.
-  if (Depth > 200)
-    return;
-  P.Functions[Fn].State = 1;
-  FnWalker W(P, Fn, Depth);
+void tether::python::walkFunction(Package &P, int Fn, Summary &Sum,
+                                  Facts &Out) {
+  FnWalker W(P, Fn, Sum, Out);
   W.run();
-  P.Functions[Fn].State = 2;
+}
+
+//===----------------------------------------------------------------------===//
+// The call graph, predicted
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// What an expression may hold that makes a call resolvable: instances of
+/// in-tree classes and in-tree functions.
+struct StaticVals {
+  std::vector<int> Instances, Funcs;
+  bool add(const StaticVals &O) {
+    bool Changed = false;
+    for (int I : O.Instances)
+      if (std::find(Instances.begin(), Instances.end(), I) == Instances.end())
+        Instances.push_back(I), Changed = true;
+    for (int F : O.Funcs)
+      if (std::find(Funcs.begin(), Funcs.end(), F) == Funcs.end())
+        Funcs.push_back(F), Changed = true;
+    return Changed;
+  }
+};
+
+/// Mirrors FnWalker::evalCall's resolution of callees, flow-insensitively:
+/// every binding of a local counts wherever the local is used, and a name
+/// bound locally may still be the module-level one (before its binding).
+class CallPredictor {
+public:
+  CallPredictor(Package &P, int Fn)
+      : P(P), F(P.Functions[Fn]), Mod(F.Mod), M(*P.Modules[Mod]),
+        Src(M.Source) {}
+
+  std::vector<int> run() {
+    if (!F.ModuleBody && F.BoundMethod && !F.Params.empty())
+      SelfName = F.Params[0];
+    for (const std::string &Pa : F.Params)
+      if (Pa != "*")
+        Params.insert(Pa);
+    scan(F.ModuleBody ? F.Node : field(F.Node, G.FBody));
+    solveLocals();
+    for (TSNode C : Calls)
+      predictCall(C);
+    std::sort(Out.begin(), Out.end());
+    Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+    return Out;
+  }
+
+private:
+  Package &P;
+  const Function &F;
+  int Mod;
+  const Module &M;
+  std::string_view Src;
+  const Grammar &G = Grammar::get();
+  std::string SelfName;
+  std::unordered_set<std::string> Params;
+  std::unordered_map<std::string, std::vector<TSNode>> Binds;
+  std::unordered_map<std::string, std::vector<std::string>> LocalImps;
+  std::unordered_map<std::string, StaticVals> Vals;
+  std::vector<TSNode> Calls;
+  std::vector<int> Out;
+
+  TSSymbol kind(TSNode N) const { return ts_node_symbol(N); }
+  std::string text(TSNode N) const { return std::string(nodeText(N, Src)); }
+
+  bool mayBeLocal(const std::string &N) const {
+    return Binds.count(N) || Params.count(N) || F.Nested.count(N);
+  }
+
+  void bindTarget(TSNode T, TSNode V) {
+    T = stripParens(T);
+    if (ts_node_is_null(T))
+      return;
+    TSSymbol K = kind(T);
+    if (K == G.Identifier) {
+      Binds[text(T)].push_back(V);
+    } else if (K == G.PatternList || K == G.TuplePattern ||
+               K == G.ListPattern || K == G.Tuple || K == G.List ||
+               K == G.ExpressionList || K == G.ListSplatPattern ||
+               K == G.ListSplat) {
+      forEachChild(T, true, [&](TSNode C, TSFieldId) {
+        if (kind(C) != G.Comment)
+          bindTarget(C, TSNode{});
+      });
+    }
+  }
+
+  void bindAssignment(TSNode N) {
+    TSNode L = field(N, G.FLeft), R = field(N, G.FRight);
+    if (ts_node_is_null(R))
+      return;
+    std::vector<TSNode> Targets{L};
+    while (kind(R) == G.Assignment) {
+      Targets.push_back(field(R, G.FLeft));
+      R = field(R, G.FRight);
+    }
+    TSSymbol RK = kind(R);
+    if (Targets.size() == 1 && (RK == G.ExpressionList || RK == G.Tuple) &&
+        (kind(L) == G.PatternList || kind(L) == G.TuplePattern)) {
+      std::vector<TSNode> Ls, Rs;
+      forEachChild(L, true, [&](TSNode C, TSFieldId) {
+        if (kind(C) != G.Comment)
+          Ls.push_back(C);
+      });
+      forEachChild(R, true, [&](TSNode C, TSFieldId) {
+        if (kind(C) != G.Comment)
+          Rs.push_back(C);
+      });
+      if (Ls.size() == Rs.size()) {
+        for (size_t I = 0; I < Ls.size(); ++I)
+          bindTarget(Ls[I], Rs[I]);
+        return;
+      }
+    }
+    for (TSNode T : Targets)
+      bindTarget(T, R);
+  }
+
+  /// Every call, binding and import the walk evaluates (and a few it does
+  /// not: the superset is what counts).
+  void scan(TSNode Root) {
+    std::vector<TSNode> Work{Root};
+    while (!Work.empty()) {
+      TSNode N = Work.back();
+      Work.pop_back();
+      TSSymbol K = kind(N);
+      if (K == G.FunctionDef || K == G.ClassDef || K == G.DecoratedDef ||
+          K == G.Lambda)
+        continue; // walked on their own, or never
+      if (K == G.Call) {
+        Calls.push_back(N);
+      } else if (K == G.Assignment) {
+        bindAssignment(N);
+      } else if (K == G.NamedExpr) {
+        bindTarget(field(N, G.FName), field(N, G.FValue));
+      } else if (K == G.WithItem) {
+        TSNode V = field(N, G.FValue);
+        if (kind(V) == G.AsPattern) {
+          TSNode Alias = field(V, G.FAlias);
+          TSNode T = ts_node_is_null(Alias) ? TSNode{} : firstNamedChild(Alias);
+          bindTarget(T, stripParens(firstNamedChild(V)));
+        }
+      } else if (K == G.For || K == G.ForIn) {
+        bindTarget(field(N, G.FLeft), TSNode{});
+      } else if ((K == G.Import || K == G.ImportFrom) && !F.ModuleBody) {
+        forEachImportBinding(M, N, [&](std::string Name, std::string Qual) {
+          LocalImps[std::move(Name)].push_back(std::move(Qual));
+        });
+        continue;
+      }
+      forEachChild(N, true, [&](TSNode C, TSFieldId) {
+        if (kind(C) != G.Comment)
+          Work.push_back(C);
+      });
+    }
+  }
+
+  /// What D may stand for: module-level, or through a function-level import
+  /// of its head.
+  std::vector<Resolved> resolveAll(const std::string &D) {
+    std::vector<Resolved> R{P.resolve(Mod, D)};
+    size_t Dot = D.find('.');
+    auto It = LocalImps.find(D.substr(0, Dot));
+    if (It != LocalImps.end())
+      for (const std::string &Q : It->second)
+        R.push_back(P.resolveQualified(
+            Dot == std::string::npos ? Q : Q + D.substr(Dot)));
+    return R;
+  }
+
+  void valsOfExpr(TSNode X, StaticVals &R) {
+    X = stripParens(X);
+    if (ts_node_is_null(X))
+      return;
+    TSSymbol K = kind(X);
+    if (K == G.Await) {
+      valsOfExpr(firstNamedChild(X), R);
+    } else if (K == G.Identifier) {
+      std::string N = text(X);
+      if (mayBeLocal(N)) {
+        auto It = Vals.find(N);
+        if (It != Vals.end())
+          R.add(It->second);
+      }
+      Resolved Re = P.resolve(Mod, N);
+      if (Re.Kind == Resolved::Function)
+        R.Funcs.push_back(Re.Index);
+    } else if (K == G.Attribute) {
+      std::string D = dottedName(X, Src);
+      if (!D.empty() && (SelfName.empty() || D.substr(0, D.find('.')) != SelfName))
+        for (const Resolved &Re : resolveAll(D))
+          if (Re.Kind == Resolved::Function)
+            R.Funcs.push_back(Re.Index);
+    } else if (K == G.Call) {
+      TSNode Fx = field(X, G.FFunction);
+      TSNode RS = kind(Fx) == G.Attribute ? stripParens(field(Fx, G.FObject))
+                                          : TSNode{};
+      if (!ts_node_is_null(RS) && kind(RS) == G.Call &&
+          dottedName(field(RS, G.FFunction), Src) == "super")
+        return;
+      std::string D = dottedName(Fx, Src);
+      if (!D.empty())
+        for (const Resolved &Re : resolveAll(D))
+          if (Re.Kind == Resolved::Class)
+            R.Instances.push_back(Re.Index);
+    } else if (K == G.NamedExpr) {
+      valsOfExpr(field(X, G.FValue), R);
+    } else if (K == G.Conditional) {
+      forEachChild(X, true, [&](TSNode C, TSFieldId) {
+        if (kind(C) != G.Comment)
+          valsOfExpr(C, R);
+      });
+    }
+  }
+
+  /// The values of the locals: their own (the instance, nested functions)
+  /// and those of every expression bound to them, to a fixpoint.
+  void solveLocals() {
+    if (!SelfName.empty() && F.Class >= 0)
+      Vals[SelfName].Instances.push_back(F.Class);
+    for (const auto &[Name, Idx] : F.Nested)
+      Vals[Name].Funcs.push_back(Idx);
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const auto &[Name, Vs] : Binds) {
+        StaticVals New;
+        for (TSNode V : Vs)
+          valsOfExpr(V, New);
+        if (Vals[Name].add(New))
+          Changed = true;
+      }
+    }
+  }
+
+  void addCtor(int Class) {
+    int Init = P.findMethod(Class, "__init__");
+    if (Init >= 0)
+      Out.push_back(Init);
+  }
+
+  void predictCall(TSNode N) {
+    TSNode Fx = field(N, G.FFunction);
+    std::string D = dottedName(Fx, Src);
+    if (kind(Fx) == G.Attribute) {
+      TSNode Recv = field(Fx, G.FObject);
+      std::string Method = text(field(Fx, G.FAttribute));
+      TSNode RS = stripParens(Recv);
+      if (kind(RS) == G.Call &&
+          dottedName(field(RS, G.FFunction), Src) == "super") {
+        if (F.Class >= 0) {
+          int C = P.findMethod(F.Class, Method, /*SkipSelf=*/true);
+          if (C >= 0)
+            Out.push_back(C);
+        }
+        return;
+      }
+      if (!D.empty())
+        for (const Resolved &R : resolveAll(D)) {
+          if (R.Kind == Resolved::Function)
+            Out.push_back(R.Index);
+          else if (R.Kind == Resolved::Class)
+            addCtor(R.Index);
+        }
+      StaticVals RV;
+      valsOfExpr(Recv, RV);
+      for (int I : RV.Instances) {
+        int C = P.findMethod(I, Method);
+        if (C >= 0)
+          Out.push_back(C);
+      }
+      return;
+    }
+    if (kind(Fx) != G.Identifier)
+      return;
+    if (mayBeLocal(D)) {
+      auto It = Vals.find(D);
+      if (It != Vals.end())
+        Out.insert(Out.end(), It->second.Funcs.begin(), It->second.Funcs.end());
+    }
+    for (const Resolved &R : resolveAll(D)) {
+      if (R.Kind == Resolved::Function)
+        Out.push_back(R.Index);
+      else if (R.Kind == Resolved::Class)
+        addCtor(R.Index);
+    }
+  }
+};
+
+} // namespace
+
+std::vector<int> tether::python::predictCallees(Package &P, int Fn) {
+  return CallPredictor(P, Fn).run();
 }

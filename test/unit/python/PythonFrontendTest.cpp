@@ -179,4 +179,76 @@ TEST(PythonFrontend, ProblemsDoNotStopTheScan) {
   EXPECT_TRUE(SawPy2 && SawSyntax && SawBinary);
 }
 
+// Call chains deeper than any recursion limit: helper0 -> ... -> helper399,
+// the last one returning a primitive's result. Every helper is a weak-ref
+// function, so nesting the first one is a double conversion.
+TEST(PythonFrontend, DeepHelperChainsAreSummarisedToTheEnd) {
+  TempTree T;
+  std::string Src = "import torch\n";
+  const int Depth = 400;
+  for (int I = 0; I < Depth - 1; ++I)
+    Src += "def helper" + std::to_string(I) + "(t):\n    return helper" +
+           std::to_string(I + 1) + "(t)\n";
+  Src += "def helper" + std::to_string(Depth - 1) +
+         "(t):\n    return torch.ops._C.weak_ref_tensor(t)\n";
+  Src += "def user(x):\n    return helper0(helper0(x))\n";
+  T.write("chain.py", Src);
+  Result R = run({T.root()});
+  auto D = ofCheck(R, msg::DoubleWeakRef);
+  ASSERT_EQ(D.size(), 1u);
+  EXPECT_EQ(D[0]->Loc.Line, unsigned(2 * Depth + 3));
+}
+
+// The same package analysed with 1 and with 4 threads: the same findings,
+// notes and fix-its, in the same order.
+TEST(PythonFrontend, ResultsDoNotDependOnThreads) {
+  TempTree T;
+  T.write("pkg/__init__.py", "");
+  T.write("pkg/common.py", "import torch\n"
+                           "CACHE = {}\n"
+                           "SLOTS = {s: None for s in range(4)}\n"
+                           "def weak(t):\n"
+                           "    return torch.ops._C.weak_ref_tensor(t)\n");
+  for (int I = 0; I < 24; ++I) {
+    std::string Prev = std::to_string((I + 23) % 24), Me = std::to_string(I);
+    T.write("pkg/m" + Me + ".py",
+            "import torch\n"
+            "from pkg.common import weak, CACHE, SLOTS\n"
+            "from pkg import m" + Prev + "\n"
+            "def hop(t, n):\n"
+            "    if n == 0:\n"
+            "        return weak(t)\n"
+            "    return m" + Prev + ".hop(t, n - 1)\n"
+            "def layer(ctx, q, n):\n"
+            "    if ctx.capturing:\n"
+            "        ws = torch.empty(n)\n"
+            "        CACHE[n] = weak(ws)\n"
+            "        torch.ops.npu.attn(q, workspace=CACHE[n])\n"
+            "    return hop(hop(q, 3), 3), weak(SLOTS[n])\n");
+  }
+  CatalogProvider Cats1, Cats4;
+  Result A = analyze({T.root()}, Cats1, 1), B = analyze({T.root()}, Cats4, 4);
+  auto Key = [](const Result &R) {
+    std::vector<std::string> Out;
+    for (const Finding &F : R.Findings) {
+      std::string S = F.Loc.File + ":" + std::to_string(F.Loc.Line) + ":" +
+                      std::to_string(F.Loc.Column) + " " + F.Check + " " +
+                      F.Message;
+      for (const Note &N : F.Notes)
+        S += "\n  " + N.Loc.File + ":" + std::to_string(N.Loc.Line) + ":" +
+             std::to_string(N.Loc.Column) + " " + N.Message;
+      for (const FixIt &X : F.Fixes)
+        S += "\n  fix " + std::to_string(X.Offset) + "+" +
+             std::to_string(X.Length) + " " + X.Text;
+      Out.push_back(S);
+    }
+    return Out;
+  };
+  std::vector<std::string> KA = Key(A), KB = Key(B);
+  EXPECT_EQ(ofCheck(A, msg::DoubleWeakRef).size(), 24u);
+  EXPECT_EQ(ofCheck(A, msg::WeakRefBeforeCaptureEnd).size(), 24u);
+  EXPECT_EQ(ofCheck(A, msg::WeakRefOfMaybeNull).size(), 24u);
+  EXPECT_EQ(KA, KB);
+}
+
 } // namespace
