@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""How the checks' cost grows with the size of a translation unit.
+
+For each N, bench/cxx/gen_tu.py makes a TU of N functions; `tether check`
+runs on it with no checks (`--checks=-*`: parse, clang-tidy's matchers, no
+analysis) and with all four checks, alternating, several runs each. The
+difference of the medians is the checks' cost; divided by N it is the cost
+per function, which stays flat when the interprocedural analysis is linear.
+Per-check rows run one check at a time (each includes the shared analysis
+it needs). Times are CPU seconds (user+sys of the process, from wait4), which
+a loaded machine disturbs less than wall time; wall medians are printed too.
+
+  bench/cxx/scale.py [--runs R] [--sizes 500,1000,2000] [--torch] [--per-check]
+  bench/cxx/scale.py [--runs R] [--per-check] --tu FILE...   (real-header TUs)
+
+With --tu, the given files (compiled with the libtorch flags) are measured
+instead of generated ones, and the checks' cost is shown as a percentage of
+the no-check run.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+STUB_FLAGS = ["-std=c++17", "-isystem",
+              os.path.join(ROOT, "test", "checks", "cxx", "Inputs")]
+TORCH_FLAGS = ["-std=c++17", "-I/usr/include/torch/csrc/api/include",
+               "-I/usr/include/python3.11"]
+CHECKS = ["tether-double-weak-ref", "tether-weak-ref-before-capture-end",
+          "tether-workspace-shared-across-layers", "tether-weak-ref-of-maybe-null"]
+
+
+def run(cmd):
+    """(wall s, cpu s, exit code) of one command."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    return wall, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
+
+
+def measure(cmds, runs):
+    """Medians of (wall, cpu) per command, the commands alternating."""
+    walls = {k: [] for k in cmds}
+    cpus = {k: [] for k in cmds}
+    for _ in range(runs):
+        for k, cmd in cmds.items():
+            w, c, code = run(cmd)
+            if code not in (0, 1):
+                sys.exit(f"{' '.join(cmd)}: exit {code}")
+            walls[k].append(w)
+            cpus[k].append(c)
+    return ({k: statistics.median(v) for k, v in walls.items()},
+            {k: statistics.median(v) for k, v in cpus.items()})
+
+
+def commands(tether, tu, flags, per_check):
+    base = [tether, "check", "-j", "1"]
+    cmds = {"none": base + ["--checks=-*", tu, "--", *flags],
+            "all": base + ["--checks=tether-*", tu, "--", *flags]}
+    if per_check:
+        for c in CHECKS:
+            cmds[c] = base + [f"--checks={c}", tu, "--", *flags]
+    return cmds
+
+
+def measure_tus(args):
+    print(f"{'TU':44} {'none cpu':>9} {'all cpu':>8} {'checks':>7} {'%':>6}"
+          + "".join(f" {c[7:][:14]:>14}" for c in CHECKS if args.per_check))
+    for tu in args.tu:
+        cmds = commands(args.tether, tu, TORCH_FLAGS, args.per_check)
+        run(cmds["none"])  # warm the page cache
+        _, cpu = measure(cmds, args.runs)
+        diff = cpu["all"] - cpu["none"]
+        name = os.path.relpath(os.path.abspath(tu), ROOT)
+        print(f"{name[-44:]:44} {cpu['none']:9.2f} {cpu['all']:8.2f} "
+              f"{diff:7.2f} {100 * diff / cpu['none']:6.1f}"
+              + "".join(f" {cpu[c] - cpu['none']:14.2f}"
+                        for c in CHECKS if args.per_check), flush=True)
+    print(f"{args.runs} runs each, alternating; CPU = user+sys of the tether "
+          "process; 'checks' = all - none, '%' of none")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--sizes", default="500,1000,2000")
+    ap.add_argument("--torch", action="store_true",
+                    help="generated TUs include the real ATen headers")
+    ap.add_argument("--per-check", action="store_true",
+                    help="also time each check alone")
+    ap.add_argument("--tether", default=os.path.join(ROOT, "build/bin/tether"))
+    ap.add_argument("--tu", nargs="+", default=[],
+                    help="measure these TUs (libtorch flags) instead")
+    args = ap.parse_args()
+    if args.tu:
+        return measure_tus(args)
+    flags = TORCH_FLAGS if args.torch else STUB_FLAGS
+    sizes = [int(s) for s in args.sizes.split(",")]
+
+    print(f"{'N':>5} {'none cpu':>9} {'all cpu':>8} {'checks':>7} "
+          f"{'ms/fn':>6} {'none wall':>9} {'all wall':>9}"
+          + "".join(f" {c[7:][:14]:>14}" for c in CHECKS if args.per_check))
+    per_fn = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sizes:
+            tu = os.path.join(tmp, f"gen_{n}.cpp")
+            with open(tu, "w") as f:
+                subprocess.run([sys.executable, os.path.join(HERE, "gen_tu.py"),
+                                str(n)] + (["--torch"] if args.torch else []),
+                               stdout=f, check=True)
+            cmds = commands(args.tether, tu, flags, args.per_check)
+            run(cmds["none"])  # warm the page cache
+            wall, cpu = measure(cmds, args.runs)
+            diff = cpu["all"] - cpu["none"]
+            per_fn.append((n, diff / n))
+            print(f"{n:5d} {cpu['none']:9.2f} {cpu['all']:8.2f} {diff:7.2f} "
+                  f"{1000 * diff / n:6.3f} {wall['none']:9.2f} {wall['all']:9.2f}"
+                  + "".join(f" {cpu[c] - cpu['none']:14.2f}"
+                            for c in CHECKS if args.per_check), flush=True)
+    n0, f0 = per_fn[0]
+    print("checks' cost per function relative to N=%d: %s" % (
+        n0, ", ".join(f"N={n}: {f / f0:.2f}x" if f0 > 0 else f"N={n}: n/a"
+                      for n, f in per_fn)))
+    print(f"{args.runs} runs each, alternating; CPU = user+sys of the tether "
+          "process; 'checks' = all - none; per-check columns = that check "
+          "alone - none")
+
+
+if __name__ == "__main__":
+    main()
