@@ -268,9 +268,19 @@ struct Package {
   std::vector<std::string> Strings;
   std::vector<Finding> Findings;
 
+  /// A module's functions and classes, numbered from 0 (and so are the
+  /// indices in its maps) until adopt() appends them to the package.
+  struct IndexOut {
+    std::vector<Function> Functions;
+    std::vector<Class> Classes;
+  };
+
   ~Package();
-  /// Index module Index: imports, definitions, module globals.
-  void index(int ModIndex);
+  /// Index module ModIndex: imports, definitions, module globals. Touches
+  /// only that module and Out: modules are indexed in parallel.
+  void indexModule(int ModIndex, IndexOut &Out);
+  /// Append what indexModule found, in module order.
+  void adopt(int ModIndex, IndexOut &&Out);
   /// Thread-safe once resolveBases() has run.
   Resolved resolve(int Mod, const std::string &Dotted,
                    const std::unordered_map<std::string, std::string>
@@ -295,8 +305,9 @@ struct Package {
 private:
   Resolved canonical(const std::string &Qual, int Depth);
   void indexBlock(int Mod, TSNode Block, int Class, const std::string &Prefix,
-                  bool TopLevel);
-  int addFunction(int Mod, TSNode Def, int Class, const std::string &Prefix);
+                  bool TopLevel, IndexOut &O);
+  int addFunction(int Mod, TSNode Def, int Class, const std::string &Prefix,
+                  IndexOut &O);
   std::mutex PlaceMu, InternMu;
 };
 

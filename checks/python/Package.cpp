@@ -152,7 +152,7 @@ static void collectParams(TSNode Params, std::string_view Src,
 }
 
 int Package::addFunction(int Mod, TSNode Def, int ClassIdx,
-                         const std::string &Prefix) {
+                         const std::string &Prefix, IndexOut &O) {
   const Grammar &G = Grammar::get();
   std::string_view Src = Modules[Mod]->Source;
   Function F;
@@ -172,10 +172,10 @@ int Package::addFunction(int Mod, TSNode Def, int ClassIdx,
           F.BoundMethod = false;
       });
   }
-  int Index = (int)Functions.size();
-  Functions.push_back(std::move(F));
+  int Index = (int)O.Functions.size();
+  O.Functions.push_back(std::move(F));
   // Nested functions: analysed on their own, callable by name from here.
-  std::string Inner = Functions[Index].QualName + ".<locals>";
+  std::string Inner = O.Functions[Index].QualName + ".<locals>";
   std::vector<TSNode> Work{field(Def, G.FBody)};
   while (!Work.empty()) {
     TSNode B = Work.back();
@@ -185,8 +185,8 @@ int Package::addFunction(int Mod, TSNode Def, int ClassIdx,
       if (K == G.DecoratedDef)
         S = field(S, G.FDefinition), K = ts_node_symbol(S);
       if (K == G.FunctionDef) {
-        int N = addFunction(Mod, S, -1, Inner);
-        Functions[Index].Nested[Functions[N].Name] = N;
+        int N = addFunction(Mod, S, -1, Inner, O);
+        O.Functions[Index].Nested[O.Functions[N].Name] = N;
       } else if (K == G.ClassDef || K == G.Comment) {
         // Nested classes stay opaque.
       } else if (K == G.Block || K == G.If || K == G.Elif || K == G.Else ||
@@ -200,7 +200,8 @@ int Package::addFunction(int Mod, TSNode Def, int ClassIdx,
 }
 
 void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
-                         const std::string &Prefix, bool TopLevel) {
+                         const std::string &Prefix, bool TopLevel,
+                         IndexOut &O) {
   const Grammar &G = Grammar::get();
   Module &M = *Modules[Mod];
   std::string_view Src = M.Source;
@@ -211,11 +212,11 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
       K = ts_node_symbol(S);
     }
     if (K == G.FunctionDef) {
-      int F = addFunction(Mod, S, ClassIdx, Prefix);
+      int F = addFunction(Mod, S, ClassIdx, Prefix, O);
       if (ClassIdx >= 0)
-        Classes[ClassIdx].Methods[Functions[F].Name] = F;
+        O.Classes[ClassIdx].Methods[O.Functions[F].Name] = F;
       else
-        M.Functions[Functions[F].Name] = F;
+        M.Functions[O.Functions[F].Name] = F;
       return;
     }
     if (K == G.ClassDef) {
@@ -233,10 +234,11 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
           if (!D.empty())
             C.BaseNames.push_back(D);
         });
-      int Idx = (int)Classes.size();
-      Classes.push_back(std::move(C));
-      M.Classes[Classes[Idx].Name] = Idx;
-      indexBlock(Mod, field(S, G.FBody), Idx, Classes[Idx].QualName, false);
+      int Idx = (int)O.Classes.size();
+      O.Classes.push_back(std::move(C));
+      M.Classes[O.Classes[Idx].Name] = Idx;
+      indexBlock(Mod, field(S, G.FBody), Idx, O.Classes[Idx].QualName, false,
+                 O);
       return;
     }
     if (K == G.ExprStmt) {
@@ -247,7 +249,7 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
       if (ClassIdx >= 0) {
         if (!ts_node_is_null(field(A, G.FType)) &&
             ts_node_symbol(L) == G.Identifier)
-          Classes[ClassIdx].Fields.emplace_back(nodeText(L, Src));
+          O.Classes[ClassIdx].Fields.emplace_back(nodeText(L, Src));
         return;
       }
       // Chained `a = b = value`: every target is bound to the last value.
@@ -327,27 +329,49 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
       forEachChild(S, true, [&](TSNode C, TSFieldId) {
         TSSymbol CK = ts_node_symbol(C);
         if (CK == G.Block)
-          indexBlock(Mod, C, ClassIdx, Prefix, TopLevel);
+          indexBlock(Mod, C, ClassIdx, Prefix, TopLevel, O);
         else if (CK == G.Elif || CK == G.Else || CK == G.Except ||
                  CK == G.Finally || CK == G.ExceptGroup)
-          indexBlock(Mod, C, ClassIdx, Prefix, TopLevel);
+          indexBlock(Mod, C, ClassIdx, Prefix, TopLevel, O);
       });
     }
   });
 }
 
-void Package::index(int Mod) {
+void Package::indexModule(int Mod, IndexOut &O) {
   Module &M = *Modules[Mod];
   TSNode Root = ts_tree_root_node(M.Tree);
-  indexBlock(Mod, Root, -1, M.Name, true);
+  indexBlock(Mod, Root, -1, M.Name, true, O);
   Function Body;
   Body.Name = "<module>";
   Body.QualName = M.Name;
   Body.Mod = Mod;
   Body.Node = Root;
   Body.ModuleBody = true;
-  M.Body = (int)Functions.size();
-  Functions.push_back(std::move(Body));
+  M.Body = (int)O.Functions.size();
+  O.Functions.push_back(std::move(Body));
+}
+
+void Package::adopt(int Mod, IndexOut &&O) {
+  Module &M = *Modules[Mod];
+  int FBase = (int)Functions.size(), CBase = (int)Classes.size();
+  for (Function &F : O.Functions) {
+    if (F.Class >= 0)
+      F.Class += CBase;
+    for (auto &[Name, Idx] : F.Nested)
+      Idx += FBase;
+    Functions.push_back(std::move(F));
+  }
+  for (Class &C : O.Classes) {
+    for (auto &[Name, Idx] : C.Methods)
+      Idx += FBase;
+    Classes.push_back(std::move(C));
+  }
+  for (auto &[Name, Idx] : M.Functions)
+    Idx += FBase;
+  for (auto &[Name, Idx] : M.Classes)
+    Idx += CBase;
+  M.Body += FBase;
 }
 
 Resolved Package::canonical(const std::string &Qual, int Depth) {

@@ -118,7 +118,10 @@ void load(const std::string &Path, Loaded &L) {
   }
   TSNode Root = ts_tree_root_node(T);
   TSPoint Py2;
-  bool IsPy2 = findPython2(Root, Py2);
+  // Only a source that spells print or exec can hold such a statement.
+  bool IsPy2 = (L.Text.find("print") != std::string::npos ||
+                L.Text.find("exec") != std::string::npos) &&
+               findPython2(Root, Py2);
   if (ts_node_has_error(Root)) {
     TSPoint E = firstError(Root);
     L.Problem = "syntax error at " + at(E) +
@@ -183,8 +186,16 @@ Result tether::python::analyze(const std::vector<std::string> &Paths,
     P.Modules.push_back(std::move(M));
   }
   R.FilesRead = (unsigned)P.Modules.size();
+  std::vector<Package::IndexOut> Indexed(P.Modules.size());
   for (size_t I = 0; I < P.Modules.size(); ++I)
-    P.index((int)I);
+    Pool.async([&, I] { P.indexModule((int)I, Indexed[I]); });
+  Pool.wait();
+  size_t NumFunctions = 0;
+  for (const Package::IndexOut &O : Indexed)
+    NumFunctions += O.Functions.size();
+  P.Functions.reserve(NumFunctions);
+  for (size_t I = 0; I < P.Modules.size(); ++I)
+    P.adopt((int)I, std::move(Indexed[I]));
   analyzeFunctions(P, Pool);
   // The trees are done with: free them while the package checks run.
   for (auto &M : P.Modules)

@@ -9,6 +9,7 @@
 #ifndef TETHER_PYTHON_SYNTAX_H
 #define TETHER_PYTHON_SYNTAX_H
 
+#include <deque>
 #include <string>
 #include <string_view>
 #include <tree_sitter/api.h>
@@ -55,17 +56,61 @@ inline TSNode field(TSNode N, TSFieldId F) {
   return ts_node_child_by_field_id(N, F);
 }
 
+/// Cursors reused by forEachChild, one per nesting depth, per thread: a
+/// fresh cursor per visited node costs an allocation and a free.
+struct CursorStack {
+  std::deque<TSTreeCursor> Cursors;
+  unsigned Depth = 0;
+  ~CursorStack() {
+    for (TSTreeCursor &C : Cursors)
+      ts_tree_cursor_delete(&C);
+  }
+};
+inline CursorStack &cursorStack() {
+  thread_local CursorStack S;
+  return S;
+}
+
 /// Visit the children of N in order (named only when NamedOnly).
 template <typename Fn> void forEachChild(TSNode N, bool NamedOnly, Fn &&F) {
   if (ts_node_child_count(N) == 0)
     return;
-  TSTreeCursor C = ts_tree_cursor_new(N);
+  CursorStack &S = cursorStack();
+  if (S.Depth == S.Cursors.size())
+    S.Cursors.push_back(ts_tree_cursor_new(N));
+  else
+    ts_tree_cursor_reset(&S.Cursors[S.Depth], N);
+  TSTreeCursor &C = S.Cursors[S.Depth]; // a deque: stays put as it grows
+  ++S.Depth;
   if (ts_tree_cursor_goto_first_child(&C)) {
     do {
       TSNode Ch = ts_tree_cursor_current_node(&C);
       if (!NamedOnly || ts_node_is_named(Ch))
         F(Ch, ts_tree_cursor_current_field_id(&C));
     } while (ts_tree_cursor_goto_next_sibling(&C));
+  }
+  --S.Depth;
+}
+
+/// Visit N and its descendants in pre-order with one cursor; Visit returns
+/// whether to descend into the node.
+template <typename Fn> void preorder(TSNode N, Fn &&Visit) {
+  TSTreeCursor C = ts_tree_cursor_new(N);
+  unsigned Depth = 0;
+  bool Descend = Visit(N);
+  while (true) {
+    if (Descend && ts_tree_cursor_goto_first_child(&C)) {
+      ++Depth;
+    } else {
+      while (Depth > 0 && !ts_tree_cursor_goto_next_sibling(&C)) {
+        ts_tree_cursor_goto_parent(&C);
+        --Depth;
+      }
+      if (Depth == 0)
+        break;
+    }
+    TSNode Cur = ts_tree_cursor_current_node(&C);
+    Descend = ts_node_is_named(Cur) ? Visit(Cur) : false;
   }
   ts_tree_cursor_delete(&C);
 }

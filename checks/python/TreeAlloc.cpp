@@ -11,17 +11,18 @@
 
 namespace {
 
-constexpr size_t Align = 16;
+constexpr size_t Align = 8; ///< tree-sitter stores nothing wider than 8.
 constexpr size_t MaxSmall = 512;                ///< Larger: plain malloc.
 constexpr size_t NumClasses = MaxSmall / Align; ///< Class c: (c+1)*16 bytes.
 constexpr size_t ChunkBytes = size_t(32) << 20;
-constexpr uint64_t LargeTag = ~uint64_t(0);
+constexpr uint32_t LargeTag = ~uint32_t(0);
 
-/// 16 bytes before every block: its size class, or LargeTag and the size.
-struct alignas(16) Header {
-  uint64_t Class;
-  uint64_t Size;
+/// 8 bytes before every block: its size class, or LargeTag; and its size.
+struct Header {
+  uint32_t Class;
+  uint32_t Size;
 };
+static_assert(sizeof(Header) == Align, "blocks stay aligned");
 
 struct FreeBlock {
   FreeBlock *Next;
@@ -164,6 +165,8 @@ void Cache::release(Header *H) {
 void *treeMalloc(size_t N) {
   if (N == 0)
     N = 1;
+  if (N > UINT32_MAX / 2)
+    return nullptr;
   if (N > MaxSmall) {
     Header *H = static_cast<Header *>(std::malloc(sizeof(Header) + N));
     if (!H)
@@ -198,6 +201,8 @@ void *treeRealloc(void *P, size_t N) {
   if (!P)
     return treeMalloc(N);
   Header *H = static_cast<Header *>(P) - 1;
+  if (N > UINT32_MAX / 2)
+    return nullptr;
   if (H->Class == LargeTag && N > MaxSmall) {
     Header *R = static_cast<Header *>(std::realloc(H, sizeof(Header) + N));
     if (!R)

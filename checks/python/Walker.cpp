@@ -1182,6 +1182,12 @@ AVal FnWalker::evalAttribute(TSNode N) {
   TSNode Obj = field(N, G.FObject);
   AVal OV = eval(Obj);
   std::string Attr = text(field(N, G.FAttribute));
+  // A predicate read off a call's result, `get_forward_context().capturing`,
+  // has no dotted name: the attribute alone decides.
+  if (D.empty() && Cat.CapturePredicates.matches(Attr)) {
+    V.PredT = 1;
+    V.PredF = -1;
+  }
   bool ViaSelf;
   V.Place = attrPlace(Obj, Attr, OV, ViaSelf);
   spellAt(V, N);
@@ -1991,14 +1997,11 @@ private:
   /// Every call, binding and import the walk evaluates (and a few it does
   /// not: the superset is what counts).
   void scan(TSNode Root) {
-    std::vector<TSNode> Work{Root};
-    while (!Work.empty()) {
-      TSNode N = Work.back();
-      Work.pop_back();
+    preorder(Root, [&](TSNode N) {
       TSSymbol K = kind(N);
       if (K == G.FunctionDef || K == G.ClassDef || K == G.DecoratedDef ||
           K == G.Lambda)
-        continue; // walked on their own, or never
+        return false; // walked on their own, or never
       if (K == G.Call) {
         Calls.push_back(N);
       } else if (K == G.Assignment) {
@@ -2014,17 +2017,18 @@ private:
         }
       } else if (K == G.For || K == G.ForIn) {
         bindTarget(field(N, G.FLeft), TSNode{});
-      } else if ((K == G.Import || K == G.ImportFrom) && !F.ModuleBody) {
-        forEachImportBinding(M, N, [&](std::string Name, std::string Qual) {
-          LocalImps[std::move(Name)].push_back(std::move(Qual));
-        });
-        continue;
+      } else if (K == G.Identifier || K == G.String || K == G.Integer ||
+                 K == G.Comment) {
+        return false; // nothing below
+      } else if (K == G.Import || K == G.ImportFrom) {
+        if (!F.ModuleBody)
+          forEachImportBinding(M, N, [&](std::string Name, std::string Qual) {
+            LocalImps[std::move(Name)].push_back(std::move(Qual));
+          });
+        return false;
       }
-      forEachChild(N, true, [&](TSNode C, TSFieldId) {
-        if (kind(C) != G.Comment)
-          Work.push_back(C);
-      });
-    }
+      return true;
+    });
   }
 
   /// What D may stand for: module-level, or through a function-level import
