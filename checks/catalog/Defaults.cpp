@@ -29,6 +29,9 @@ static Catalog makeDefaults() {
   C.CapturePredicates = {
       "capturing", // forward-context attribute: ctx.capturing
       "is_current_stream_capturing",
+      // C++: a capture status compared with CaptureStatus::None / Active.
+      "currentStreamCaptureStatus",
+      "currentStreamCaptureStatusMayInitCtx",
   };
   C.WeakRefFunctions = {
       "torch_npu._C._weak_ref_tensor",

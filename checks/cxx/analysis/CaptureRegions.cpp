@@ -2,6 +2,7 @@
 #include "CaptureRegions.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Basic/Builtins.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/PostOrderIterator.h"
 #include <deque>
@@ -64,6 +65,79 @@ std::string qualifiedName(const NamedDecl *D) {
              : std::string();
 }
 } // namespace
+
+/// Whether E (peeled) names a catalog capture predicate: a call of one
+/// (`c10_npu::is_current_stream_capturing()`,
+/// `at::cuda::currentStreamCaptureStatus()`) or a member (`ctx.capturing`).
+static bool isPredicate(const Expr *E, const CompiledCatalog &Catalog) {
+  E = peel(E);
+  const NamedDecl *D = nullptr;
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(E))
+    D = Call->getDirectCallee();
+  else if (const auto *ME = dyn_cast_or_null<MemberExpr>(E))
+    D = ME->getMemberDecl();
+  return D && D->getIdentifier() &&
+         Catalog.CapturePredicates.matches(D->getQualifiedNameAsString());
+}
+
+int CaptureRegions::predicateSense(const Expr *Cond) const {
+  int Sense = 1;
+  for (unsigned Depth = 0; Cond && Depth < 8; ++Depth) {
+    Cond = peel(Cond);
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Cond);
+        U && U->getOpcode() == UO_LNot) {
+      Sense = -Sense;
+      Cond = U->getSubExpr();
+      continue;
+    }
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(Cond);
+        Call && Call->getBuiltinCallee() == Builtin::BI__builtin_expect &&
+        Call->getNumArgs() == 2) {
+      Cond = Call->getArg(0);
+      continue;
+    }
+    break;
+  }
+  if (!Cond)
+    return 0;
+  // A capture status compared with an enumerator: `!= CaptureStatus::None`
+  // and `== CaptureStatus::Active` hold while capturing.
+  const Expr *L = nullptr, *R = nullptr;
+  bool Eq = false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(Cond);
+      BO && (BO->getOpcode() == BO_EQ || BO->getOpcode() == BO_NE)) {
+    L = BO->getLHS();
+    R = BO->getRHS();
+    Eq = BO->getOpcode() == BO_EQ;
+  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Cond);
+             Op && Op->getNumArgs() == 2 &&
+             (Op->getOperator() == OO_EqualEqual ||
+              Op->getOperator() == OO_ExclaimEqual)) {
+    L = Op->getArg(0);
+    R = Op->getArg(1);
+    Eq = Op->getOperator() == OO_EqualEqual;
+  }
+  if (L) {
+    for (auto [Status, Value] : {std::pair(L, R), std::pair(R, L)}) {
+      if (!isPredicate(Status, Catalog))
+        continue;
+      const auto *DRE = dyn_cast_or_null<DeclRefExpr>(peel(Value));
+      const auto *EC =
+          DRE ? dyn_cast<EnumConstantDecl>(DRE->getDecl()) : nullptr;
+      if (!EC || !EC->getIdentifier())
+        return 0;
+      if (EC->getName() == "None")
+        return Eq ? -Sense : Sense;
+      if (EC->getName() == "Active")
+        return Eq ? Sense : -Sense;
+      return 0;
+    }
+    return 0;
+  }
+  if (Cond->getType()->isBooleanType() && isPredicate(Cond, Catalog))
+    return Sense;
+  return 0;
+}
 
 CaptureRegions::CaptureRegions(const WeakRefModel &Model,
                                const CompiledCatalog &Catalog)
@@ -215,10 +289,22 @@ void CaptureRegions::analyseLocal(const FunctionDecl *F, const CFG &G) {
     if (const Stmt *T = B->getTerminatorStmt())
       if (!St.empty())
         LocalSite.try_emplace(T, SiteById[St.front()]);
+    // A branch on a capture predicate: the edge where it holds enters a
+    // capture that lasts to the function's exit (`if (ctx.capturing) {..}`,
+    // `if (!is_current_stream_capturing()) return;`).
+    const auto *Cond = B->succ_size() == 2
+                           ? dyn_cast_or_null<Expr>(B->getTerminatorCondition())
+                           : nullptr;
+    int Sense = Cond ? predicateSense(Cond) : 0;
+    unsigned Edge = 0;
     for (const CFGBlock *Succ : B->succs()) {
+      bool Capturing = Sense != 0 && (Edge++ == 0) == (Sense > 0);
       if (!Succ)
         continue;
       bool Changed = false;
+      if (Capturing)
+        Changed |= addTo(In[Succ->getBlockID()],
+                         Open(Cond, Cond->getBeginLoc(), nullptr, nullptr));
       for (unsigned Id : St)
         Changed |= addTo(In[Succ->getBlockID()], Id);
       if (Changed && !Queued[Succ->getBlockID()]) {

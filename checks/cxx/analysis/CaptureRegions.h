@@ -6,6 +6,11 @@
 // methods keyed by their receiver) and by RAII capture guards (closed at the
 // guard's scope exit). Loops, early returns and goto are the CFG's business.
 //
+// A branch on a catalog capture predicate (`ctx.capturing`,
+// `is_current_stream_capturing()`, `currentStreamCaptureStatus() != None`)
+// opens a region on the edge where it holds, to the function's exit; so an
+// early return when not capturing puts the rest of the function in capture.
+//
 // Capture is interprocedural within the TU: a user function called at an
 // in-capture point runs (entirely) in capture, reached through a chain of
 // calls that is kept for the notes. Each function keeps one witness chain,
@@ -78,6 +83,9 @@ public:
 
 private:
   void analyseLocal(const clang::FunctionDecl *F, const clang::CFG &G);
+  /// +1 when the branch condition holds exactly while capturing, -1 when it
+  /// holds exactly while not, 0 when it tests no capture predicate.
+  int predicateSense(const clang::Expr *Cond) const;
   void propagate();
 
   const WeakRefModel &Model;

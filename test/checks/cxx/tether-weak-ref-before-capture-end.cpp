@@ -279,3 +279,71 @@ void capture_owner_after(c10_npu::NPUGraph &graph, const at::Tensor &q) {
   graph.capture_end();
   g_owner_ws = at::empty({16});
 }
+
+//===--- capture predicates: code that runs only while capturing ---------===//
+struct ForwardContext {
+  bool capturing = false;
+};
+ForwardContext &get_forward_context();
+
+// The early-return form: the rest of the function runs in capture.
+static std::map<int64_t, at::Tensor> g_pred_ws;
+void attn_when_capturing(const at::Tensor &q, int64_t n) {
+  ForwardContext &ctx = get_forward_context();
+  if (!ctx.capturing)
+    return;
+  auto it = g_pred_ws.find(n);
+  if (it != g_pred_ws.end()) {
+    npu_paged_attention(q, it->second);
+    return;
+  }
+  at::Tensor ws = at::empty({n});
+  npu_paged_attention(q, ws);
+  g_pred_ws[n] = weak_ref_tensor(ws);
+}
+// CHECK: :[[@LINE-2]]:18: warning: weak reference made during graph capture
+// CHECK: :[[@LINE-12]]:7: note: capture begins here
+// CHECK: :[[@LINE-3]]:1: note: the last strong reference to the memory dies here
+// CHECK: :[[@LINE-5]]:3: note: the weak reference is stored in 'g_pred_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-11]]:28: note: the weak reference is used by a later operation of the same capture here
+
+// Negative twin: the early return is taken while capturing.
+static std::map<int64_t, at::Tensor> g_eager_ws;
+void attn_when_eager(const at::Tensor &q, int64_t n) {
+  ForwardContext &ctx = get_forward_context();
+  if (ctx.capturing)
+    return;
+  auto it = g_eager_ws.find(n);
+  if (it != g_eager_ws.end()) {
+    npu_paged_attention(q, it->second);
+    return;
+  }
+  at::Tensor ws = at::empty({n});
+  npu_paged_attention(q, ws);
+  g_eager_ws[n] = weak_ref_tensor(ws);
+}
+
+// The guarded-block form, with torch_npu's predicate.
+static std::map<int64_t, at::Tensor> g_npu_pred_ws;
+void attn_npu_pred(const at::Tensor &q, int64_t n) {
+  if (c10_npu::is_current_stream_capturing()) {
+    at::Tensor ws = at::empty({n});
+    g_npu_pred_ws[n] = weak_ref_tensor(ws);
+  }
+  npu_paged_attention(q, g_npu_pred_ws[n]);
+}
+// CHECK: :[[@LINE-4]]:24: warning: weak reference made during graph capture
+// CHECK: :[[@LINE-7]]:7: note: capture begins here
+// CHECK: :[[@LINE-5]]:3: note: the last strong reference to the memory dies here
+// CHECK: :[[@LINE-7]]:5: note: the weak reference is stored in 'g_npu_pred_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-6]]:26: note: the weak reference is used by a later operation of the same capture here
+
+// Negative twin: CUDA's status compared with None, on the not-capturing side.
+static std::map<int64_t, at::Tensor> g_status_ws;
+void attn_status(const at::Tensor &q, int64_t n) {
+  if (at::cuda::currentStreamCaptureStatus() == at::cuda::CaptureStatus::None) {
+    at::Tensor ws = at::empty({n});
+    g_status_ws[n] = weak_ref_tensor(ws);
+  }
+  npu_paged_attention(q, g_status_ws[n]);
+}

@@ -135,3 +135,12 @@ at::Tensor from_blob(void *data, at::IntArrayRef sizes,
                      const c10::TensorOptions &options = {});
 void npu_paged_attention(const at::Tensor &q, const at::Tensor &workspace);
 } // namespace at_npu::native
+
+// Capture predicates.
+namespace c10_npu {
+bool is_current_stream_capturing();
+} // namespace c10_npu
+namespace at::cuda {
+enum class CaptureStatus { None = 0, Active = 1, Invalidated = 2 };
+CaptureStatus currentStreamCaptureStatus();
+} // namespace at::cuda
