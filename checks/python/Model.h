@@ -21,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -35,6 +36,36 @@ struct Pos {
   bool valid() const { return Mod >= 0; }
   bool operator==(const Pos &O) const {
     return Mod == O.Mod && Row == O.Row && Col == O.Col;
+  }
+};
+
+/// How the analysed text of a module maps to its file's bytes.
+struct SourceLayout {
+  unsigned BomBytes = 0; ///< A UTF-8 byte order mark dropped from the text.
+  bool Latin1 = false;   ///< A PEP 263 latin-1 file, converted to UTF-8.
+  /// The file offset of Text's byte Offset.
+  unsigned fileOffset(std::string_view Text, unsigned Offset) const {
+    unsigned Out = Offset;
+    if (Latin1) // each non-ASCII character took two bytes in Text
+      for (unsigned I = 0; I < Offset && I < Text.size(); ++I)
+        if ((static_cast<unsigned char>(Text[I]) & 0xC0) == 0x80)
+          --Out;
+    return BomBytes + Out;
+  }
+  /// Text as the file spells it.
+  std::string fileText(std::string_view Text) const {
+    if (!Latin1)
+      return std::string(Text);
+    std::string Out;
+    for (size_t I = 0; I < Text.size(); ++I) {
+      unsigned char C = static_cast<unsigned char>(Text[I]);
+      if (C >= 0xC0 && I + 1 < Text.size())
+        Out.push_back(static_cast<char>(((C & 0x03) << 6) |
+                                        (static_cast<unsigned char>(Text[++I]) & 0x3F)));
+      else
+        Out.push_back(static_cast<char>(C));
+    }
+    return Out;
   }
 };
 
@@ -243,7 +274,7 @@ struct Module {
   std::string Name, Path;
   bool IsPackage = false;
   std::string Source;
-  unsigned BomBytes = 0; ///< A UTF-8 byte order mark dropped from Source.
+  SourceLayout Layout;
   TSTree *Tree = nullptr;
   std::shared_ptr<const CompiledCatalog> Cat;
   std::unordered_map<std::string, std::string> Imports;

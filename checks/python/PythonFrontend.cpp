@@ -30,7 +30,7 @@ struct Loaded {
   std::string Text;
   TSTree *Tree = nullptr;
   std::string Problem;
-  unsigned BomBytes = 0;
+  SourceLayout Layout;
   std::string Name;
   bool IsPackage = false;
 };
@@ -106,7 +106,7 @@ TSPoint firstError(TSNode N) {
 }
 
 void load(const std::string &Path, Loaded &L) {
-  if (!readSource(Path, L.Text, L.Problem, L.BomBytes))
+  if (!readSource(Path, L.Text, L.Problem, L.Layout))
     return;
   L.Name = moduleNameFor(Path, L.IsPackage);
   TSParser *Parser = threadParser();
@@ -178,7 +178,7 @@ Result tether::python::analyze(const std::vector<std::string> &Paths,
     M->Name = std::move(L.Name);
     M->IsPackage = L.IsPackage;
     M->Source = std::move(L.Text);
-    M->BomBytes = L.BomBytes;
+    M->Layout = L.Layout;
     M->Tree = L.Tree;
     M->Cat = Cats[I];
     int Idx = (int)P.Modules.size();

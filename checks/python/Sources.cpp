@@ -117,7 +117,7 @@ static std::string codingCookie(llvm::StringRef Text) {
 }
 
 bool tether::python::readSource(const std::string &Path, std::string &Text,
-                                std::string &Problem, unsigned &BomBytes) {
+                                std::string &Problem, SourceLayout &Layout) {
   fs::file_status St;
   if (std::error_code EC = fs::status(Path, St, /*follow=*/true)) {
     Problem = "cannot read: " + EC.message();
@@ -150,10 +150,10 @@ bool tether::python::readSource(const std::string &Path, std::string &Text,
     Problem = "binary file (contains NUL bytes); not Python source";
     return false;
   }
-  BomBytes = 0;
+  Layout = SourceLayout();
   if (Data.starts_with("\xEF\xBB\xBF")) {
     Data = Data.drop_front(3);
-    BomBytes = 3;
+    Layout.BomBytes = 3;
   }
   const llvm::UTF8 *B = reinterpret_cast<const llvm::UTF8 *>(Data.data());
   if (llvm::isLegalUTF8String(&B, B + Data.size())) {
@@ -173,6 +173,7 @@ bool tether::python::readSource(const std::string &Path, std::string &Text,
         Text.push_back((char)(0x80 | (C & 0x3F)));
       }
     }
+    Layout.Latin1 = true;
     return true;
   }
   size_t Bad = (const char *)B - Data.data();

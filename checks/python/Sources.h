@@ -7,6 +7,7 @@
 #ifndef TETHER_PYTHON_SOURCES_H
 #define TETHER_PYTHON_SOURCES_H
 
+#include "Model.h"
 #include "PythonFrontend.h"
 #include <string>
 #include <vector>
@@ -29,10 +30,10 @@ Discovery discover(const std::vector<std::string> &Paths);
 /// Read a source as UTF-8 text. Returns false and sets Problem when the file
 /// is unreadable, too large, binary, or not decodable (PEP 263 latin-1
 /// declarations are converted; other encodings are reported). A UTF-8 byte
-/// order mark is dropped from Text; BomBytes says how many bytes (0 or 3),
-/// for offsets into the file.
+/// order mark is dropped from Text. Layout says how Text's offsets map to
+/// the file's.
 bool readSource(const std::string &Path, std::string &Text,
-                std::string &Problem, unsigned &BomBytes);
+                std::string &Problem, SourceLayout &Layout);
 
 } // namespace tether::python
 

@@ -1285,11 +1285,12 @@ AVal FnWalker::convert(const AVal &Arg, TSNode ArgNode, Pos At, int Helper,
         if (!isNull(Inner) && kind(Inner) != G.KeywordArgument) {
           FixIt F;
           F.File = M.Path;
-          // Offsets are into the file, whose byte order mark (if any)
-          // the parsed text lacks.
-          F.Offset = M.BomBytes + ts_node_start_byte(A);
-          F.Length = ts_node_end_byte(A) - ts_node_start_byte(A);
-          F.Text = text(Inner);
+          // Offsets are into the file, whose byte order mark (if any) the
+          // parsed text lacks, and which may be latin-1.
+          unsigned B = M.Layout.fileOffset(Src, ts_node_start_byte(A));
+          F.Offset = B;
+          F.Length = M.Layout.fileOffset(Src, ts_node_end_byte(A)) - B;
+          F.Text = M.Layout.fileText(text(Inner));
           Fixes.push_back(F);
         }
       }
