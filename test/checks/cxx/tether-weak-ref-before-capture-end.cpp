@@ -3,6 +3,15 @@
 // RUN: not %tether check --checks='tether-weak-ref-before-capture-end' %s -- -std=c++17 -isystem %S/Inputs \
 // RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='note:'
 
+// The same check instances over two TUs in one run (as clangd reuses them),
+// three checks sharing each TU's analysis: each TU gets its own.
+// RUN: cp %s %t-a.cpp && cp %s %t-b.cpp
+// RUN: %clang_tidy --checks='-*,tether-weak-ref-before-capture-end,tether-double-weak-ref,tether-workspace-shared-across-layers' \
+// RUN:   %t-a.cpp %t-b.cpp -- -std=c++17 -isystem %S/Inputs 2>/dev/null | FileCheck --check-prefix=TWO %s
+// TWO-COUNT-8: -a.cpp:{{[0-9]+}}:{{[0-9]+}}: warning: weak reference made during graph capture
+// TWO-COUNT-8: -b.cpp:{{[0-9]+}}:{{[0-9]+}}: warning: weak reference made during graph capture
+// TWO-NOT: warning:
+
 #include "torch_npu_stub.h"
 
 at::Tensor weak_ref_tensor(const at::Tensor &t);
