@@ -174,6 +174,10 @@ def main():
              "                ast.parse(h.read())\n")
     # Wall time is what a user waits for; CPU time (user + sys) is the
     # fairer figure on a loaded machine. Both are medians over the runs.
+    # Timings from a loaded machine (other builds) are not comparable:
+    # print the load average next to them.
+    print("load average %.2f %.2f %.2f on %d cores" % (
+        os.getloadavg() + (os.cpu_count(),)))
     print("%8s %8s %10s %10s %7s %10s %10s %7s %9s" % (
         "lines", "modules", "tether s", "ast s", "ratio", "tether cpu",
         "ast cpu", "ratio", "peak MB"))
@@ -202,6 +206,7 @@ def main():
                 max(peaks)))
         finally:
             shutil.rmtree(root)
+    print("load average %.2f %.2f %.2f" % os.getloadavg())
 
 
 if __name__ == "__main__":
