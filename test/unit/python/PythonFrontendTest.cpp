@@ -249,6 +249,12 @@ TEST(PythonFrontend, ResultsDoNotDependOnThreads) {
   EXPECT_EQ(ofCheck(A, msg::WeakRefBeforeCaptureEnd).size(), 24u);
   EXPECT_EQ(ofCheck(A, msg::WeakRefOfMaybeNull).size(), 24u);
   EXPECT_EQ(KA, KB);
+  // Again, as an editor integration does: the trees' memory of the first
+  // scans (freed by threads that are gone) is reused.
+  for (unsigned Jobs : {3u, 1u, 2u}) {
+    CatalogProvider Cats;
+    EXPECT_EQ(Key(analyze({T.root()}, Cats, Jobs)), KA);
+  }
 }
 
 } // namespace
