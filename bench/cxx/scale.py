@@ -11,7 +11,15 @@ it needs). Times are CPU seconds (user+sys of the process, from wait4), which
 a loaded machine disturbs less than wall time; wall medians are printed too.
 
   bench/cxx/scale.py [--runs R] [--sizes 500,1000,2000] [--torch] [--per-check]
+  bench/cxx/scale.py --callgrind [--sizes ...]              (instruction counts)
   bench/cxx/scale.py [--runs R] [--per-check] --tu FILE...   (real-header TUs)
+
+With --callgrind, each generated TU is instead run once with all checks
+under valgrind's callgrind and the instructions are counted: the program's
+total and the inclusive cost of clang::ast_matchers::MatchFinder::matchAST,
+which is everything the checks do (matchers and end-of-TU analysis) and
+nothing of the parse. Instruction counts do not depend on the machine's
+load, which CPU seconds on a shared machine do.
 
 With --tu, the given files (compiled with the libtorch flags) are measured
 instead of generated ones, and the checks' cost is shown as a percentage of
@@ -87,6 +95,48 @@ def measure_tus(args):
           "process; 'checks' = all - none, '%' of none")
 
 
+def callgrind_ir(cmd, out):
+    """(total Ir, inclusive Ir of MatchFinder::matchAST) of one run."""
+    proc = subprocess.run(["valgrind", "--tool=callgrind",
+                           f"--callgrind-out-file={out}", *cmd],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if proc.returncode not in (0, 1):
+        sys.exit(f"{' '.join(cmd)}: exit {proc.returncode} under callgrind")
+    text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", out],
+                          capture_output=True, text=True, check=True).stdout
+    total = checks = None
+    for line in text.splitlines():
+        count = line.strip().split(" ", 1)[0].replace(",", "")
+        if "PROGRAM TOTALS" in line:
+            total = int(count)
+        elif "MatchFinder::matchAST" in line and checks is None:
+            checks = int(count)
+    if total is None or checks is None:
+        sys.exit(f"callgrind_annotate: no totals or matchAST in {out}")
+    return total, checks
+
+
+def measure_callgrind(args, sizes, flags):
+    print(f"{'N':>5} {'total Ir':>14} {'checks Ir':>13} {'%':>5} {'Ir/fn':>9}")
+    per_fn = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sizes:
+            tu = os.path.join(tmp, f"gen_{n}.cpp")
+            with open(tu, "w") as f:
+                subprocess.run([sys.executable, os.path.join(HERE, "gen_tu.py"),
+                                str(n)] + (["--torch"] if args.torch else []),
+                               stdout=f, check=True)
+            total, checks = callgrind_ir(
+                commands(args.tether, tu, flags, False)["all"],
+                os.path.join(tmp, f"cg_{n}.out"))
+            per_fn.append((n, checks / n))
+            print(f"{n:5d} {total:14,d} {checks:13,d} {100 * checks / total:5.1f} "
+                  f"{checks / n:9,.0f}", flush=True)
+    n0, f0 = per_fn[0]
+    print("checks' instructions per function relative to N=%d: %s" % (
+        n0, ", ".join(f"N={n}: {f / f0:.2f}x" for n, f in per_fn)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
@@ -96,6 +146,8 @@ def main():
     ap.add_argument("--per-check", action="store_true",
                     help="also time each check alone")
     ap.add_argument("--tether", default=os.path.join(ROOT, "build/bin/tether"))
+    ap.add_argument("--callgrind", action="store_true",
+                    help="count instructions under callgrind instead of timing")
     ap.add_argument("--tu", nargs="+", default=[],
                     help="measure these TUs (libtorch flags) instead")
     args = ap.parse_args()
@@ -103,6 +155,8 @@ def main():
         return measure_tus(args)
     flags = TORCH_FLAGS if args.torch else STUB_FLAGS
     sizes = [int(s) for s in args.sizes.split(",")]
+    if args.callgrind:
+        return measure_callgrind(args, sizes, flags)
 
     print(f"{'N':>5} {'none cpu':>9} {'all cpu':>8} {'checks':>7} "
           f"{'ms/fn':>6} {'none wall':>9} {'all wall':>9}"
