@@ -5,6 +5,9 @@
 #include "llvm/Support/ThreadPool.h"
 #include <algorithm>
 #include <atomic>
+#include <deque>
+#include <unordered_map>
+#include <unordered_set>
 
 using namespace tether;
 using namespace tether::python;
@@ -35,7 +38,8 @@ void parallelFor(llvm::ThreadPoolInterface &Pool, size_t N, Fn &&Body) {
 }
 
 struct Components {
-  std::vector<std::vector<int>> Members; ///< Callees' components first.
+  /// Callees' components first; members in Tarjan's pop order.
+  std::vector<std::vector<int>> Members;
   std::vector<int> Of;                   ///< Function -> component.
   std::vector<bool> Recursive;
 };
@@ -90,7 +94,8 @@ Components stronglyConnected(const Package &P) {
         C.Of[W] = (int)C.Members.size();
         Comp.push_back(W);
       } while (W != V);
-      std::sort(Comp.begin(), Comp.end());
+      // Popped in reverse discovery order: callees before their callers
+      // along the depth-first tree, the order a fixpoint converges in.
       const std::vector<int> &VOut = P.Functions[V].Callees;
       C.Recursive.push_back(Comp.size() > 1 ||
                             std::binary_search(VOut.begin(), VOut.end(), V));
@@ -108,21 +113,35 @@ void walkOnce(Package &P, int Fn) {
   P.Functions[Fn].F = std::move(F);
 }
 
-/// A recursive component: walk its members in order, folding each walk's
-/// summary into the published one, until a round adds nothing. The facts
-/// kept are those of the last round, which read the final summaries.
-void walkToFixpoint(Package &P, const std::vector<int> &Members) {
-  for (unsigned Round = 0; Round < MaxFixpointRounds; ++Round) {
-    bool Changed = false;
-    for (int Fn : Members) {
-      Summary S;
-      Facts F;
-      walkFunction(P, Fn, S, F);
-      Changed |= P.Functions[Fn].Sum.join(S);
-      P.Functions[Fn].F = std::move(F);
-    }
-    if (!Changed)
-      return;
+/// A recursive component: walk its members (callees first along the
+/// depth-first tree), folding each walk's summary into the published one;
+/// when a summary grows, its callers in the component are walked again.
+/// Stops when no summary grows (every member's last walk read the final
+/// summaries, so its facts stand) or after MaxFixpointRounds walks per
+/// member on average.
+void walkToFixpoint(Package &P, const std::vector<int> &Members, int K,
+                    const std::vector<int> &Of) {
+  std::unordered_map<int, std::vector<int>> Callers;
+  for (int Fn : Members)
+    for (int Callee : P.Functions[Fn].Callees)
+      if (Of[Callee] == K)
+        Callers[Callee].push_back(Fn);
+  std::deque<int> Queue(Members.begin(), Members.end());
+  std::unordered_set<int> Queued(Members.begin(), Members.end());
+  size_t Budget = MaxFixpointRounds * Members.size();
+  while (!Queue.empty() && Budget-- > 0) {
+    int Fn = Queue.front();
+    Queue.pop_front();
+    Queued.erase(Fn);
+    Summary S;
+    Facts F;
+    walkFunction(P, Fn, S, F);
+    P.Functions[Fn].F = std::move(F);
+    if (!P.Functions[Fn].Sum.join(S))
+      continue;
+    for (int Caller : Callers[Fn])
+      if (Queued.insert(Caller).second)
+        Queue.push_back(Caller);
   }
 }
 
@@ -149,7 +168,7 @@ bool walkAll(Package &P, llvm::ThreadPoolInterface &Pool) {
     parallelFor(Pool, Comps.size(), [&](size_t I) {
       int K = Comps[I];
       if (C.Recursive[K])
-        walkToFixpoint(P, C.Members[K]);
+        walkToFixpoint(P, C.Members[K], K, C.Of);
       else
         walkOnce(P, C.Members[K][0]);
     });

@@ -67,6 +67,65 @@ def store_weak_twice(x):
 # CHECK-NEXT: recursion-fixpoint.py:[[@LINE-12]]:19: note: 'put_second' converts its parameter 'value' to a weak reference here
 
 
+# A ring of twelve helpers; only the last one converts. What it returns
+# travels back around the ring, one helper at a time, to ring_0.
+
+def ring_0(t, n):
+    return ring_1(t, n - 1)
+
+
+def ring_1(t, n):
+    return ring_2(t, n - 1)
+
+
+def ring_2(t, n):
+    return ring_3(t, n - 1)
+
+
+def ring_3(t, n):
+    return ring_4(t, n - 1)
+
+
+def ring_4(t, n):
+    return ring_5(t, n - 1)
+
+
+def ring_5(t, n):
+    return ring_6(t, n - 1)
+
+
+def ring_6(t, n):
+    return ring_7(t, n - 1)
+
+
+def ring_7(t, n):
+    return ring_8(t, n - 1)
+
+
+def ring_8(t, n):
+    return ring_9(t, n - 1)
+
+
+def ring_9(t, n):
+    return ring_10(t, n - 1)
+
+
+def ring_10(t, n):
+    return ring_11(t, n - 1)
+
+
+def ring_11(t, n):
+    if n <= 0:
+        return weak_ref_tensors(t)
+    return ring_0(t, n - 1)
+
+
+def double_through_ring(x):
+    return ring_0(ring_0(x, 30), 30)
+# CHECK: recursion-fixpoint.py:[[@LINE-1]]:12: warning: weak-ref conversion of a value that is already a weak reference [tether-double-weak-ref]
+# CHECK-NEXT: recursion-fixpoint.py:[[@LINE-2]]:19: note: first weak reference made here
+
+
 # --- Not flagged ---------------------------------------------------------
 
 # Strong values through the same cycles.
