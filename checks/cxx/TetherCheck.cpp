@@ -57,6 +57,11 @@ const CompiledCatalog *TetherCheck::catalog() {
   return Current.get();
 }
 
+void TetherCheck::onStartOfTranslationUnit() {
+  Shared.reset();
+  SharedCtx = nullptr;
+}
+
 void TetherCheck::registerDefinitionMatchers(MatchFinder *Finder) {
   // Torch and the standard library (system headers) are described by the
   // catalog, not analysed.

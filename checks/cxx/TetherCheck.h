@@ -2,8 +2,9 @@
 //
 // Every tether check reads the same catalog. This base maps the clang-tidy
 // check options onto catalog fields (appended to the defaults and to the
-// .tether.yaml found upward from the main file), and resolves the effective
-// catalog once per translation unit.
+// .tether.yaml found upward from the main file), resolves the effective
+// catalog once per translation unit, and joins the TU's shared analysis
+// (TUAnalysis) for the checks that reason about weak references and capture.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TETHER_CXX_TETHERCHECK_H
@@ -23,6 +24,9 @@ public:
   bool isLanguageVersionSupported(const clang::LangOptions &LO) const override {
     return LO.CPlusPlus;
   }
+  /// Drops whatever a previous TU left, so a TU never joins another's
+  /// analysis even when its ASTContext reuses the address.
+  void onStartOfTranslationUnit() override;
 
 protected:
   /// The catalog for the current main file; null (after a configuration

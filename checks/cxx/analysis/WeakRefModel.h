@@ -2,8 +2,10 @@
 //
 // The shared reasoning about weak references in one translation unit:
 //  * conversions: calls that return a non-owning alias of their argument --
-//    catalog primitives, from_blob over another tensor's data_ptr() without
-//    a deleter, and helpers inferred to return one of those;
+//    catalog primitives, from_blob over another tensor's data_ptr() (directly
+//    or through a pointer local never changed after its initialisation)
+//    without a deleter, for_blob(...)...make_tensor() chains without one,
+//    and helpers inferred to return one of those;
 //  * summaries: per function, "returns a weak reference" and "converts its
 //    parameter i to a weak reference (at this location)", computed bottom-up
 //    over the user's functions to a fixpoint (so SCCs converge);
