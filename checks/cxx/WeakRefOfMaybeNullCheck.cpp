@@ -310,7 +310,7 @@ void MaybeEmpty::analyse(
       In[G->getEntry().getBlockID()][{P, nullptr}] = P->getLocation();
   std::vector<bool> Queued(G->getNumBlockIDs(), true);
   std::deque<const CFGBlock *> Work;
-  for (const CFGBlock *B : llvm::ReversePostOrderTraversal<const CFG *>(G))
+  for (const CFGBlock *B : reversePostOrder(*G))
     Work.push_back(B);
   auto Flow = [&](const CFGBlock *To, const State &St) {
     State &Dst = In[To->getBlockID()];

@@ -357,7 +357,7 @@ void Workspaces::computeStreams(const FunctionDecl *F) {
   // next switch. Merges keep the first stream seen (may-analysis suffices to
   // tell that some path uses another stream).
   llvm::DenseMap<const CFGBlock *, std::string> In;
-  for (const CFGBlock *B : llvm::ReversePostOrderTraversal<const CFG *>(G)) {
+  for (const CFGBlock *B : reversePostOrder(*G)) {
     std::string Cur = In.lookup(B);
     llvm::DenseMap<const VarDecl *, std::string> Guards;
     for (const CFGElement &E : *B) {

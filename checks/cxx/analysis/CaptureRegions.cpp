@@ -277,7 +277,7 @@ void CaptureRegions::analyseLocal(const FunctionDecl *F, const CFG &G) {
   std::vector<OpenSet> In(G.getNumBlockIDs());
   std::vector<bool> Queued(G.getNumBlockIDs(), true);
   std::deque<const CFGBlock *> Work;
-  for (const CFGBlock *B : llvm::ReversePostOrderTraversal<const CFG *>(&G))
+  for (const CFGBlock *B : reversePostOrder(G))
     Work.push_back(B);
   while (!Work.empty()) {
     const CFGBlock *B = Work.front();

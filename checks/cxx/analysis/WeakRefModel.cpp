@@ -39,6 +39,35 @@ const Expr *tether::cxx::peel(const Expr *E) {
   return E;
 }
 
+std::vector<const CFGBlock *> tether::cxx::reversePostOrder(const CFG &G) {
+  std::vector<const CFGBlock *> Post;
+  std::vector<bool> Seen(G.getNumBlockIDs(), false);
+  // Iterative DFS: (block, next successor index).
+  std::vector<std::pair<const CFGBlock *, unsigned>> Stack;
+  auto Visit = [&](const CFGBlock *Root) {
+    if (!Root || Seen[Root->getBlockID()])
+      return;
+    Seen[Root->getBlockID()] = true;
+    Stack.push_back({Root, 0});
+    while (!Stack.empty()) {
+      auto &[B, Next] = Stack.back();
+      if (Next < B->succ_size()) {
+        const CFGBlock *S = *(B->succ_begin() + Next++);
+        if (S && !Seen[S->getBlockID()]) {
+          Seen[S->getBlockID()] = true;
+          Stack.push_back({S, 0});
+        }
+        continue;
+      }
+      Post.push_back(B);
+      Stack.pop_back();
+    }
+  };
+  Visit(&G.getEntry());
+  std::vector<const CFGBlock *> Order(Post.rbegin(), Post.rend());
+  return Order;
+}
+
 const VarDecl *tether::cxx::referencedVar(const Expr *E) {
   if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(peel(E)))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
@@ -391,7 +420,7 @@ bool WeakRefModel::analyseFunction(FunctionInfo &Info) {
   std::vector<WeakState> In(G.getNumBlockIDs());
   std::vector<bool> Queued(G.getNumBlockIDs(), true);
   std::deque<const CFGBlock *> Work;
-  for (const CFGBlock *B : llvm::ReversePostOrderTraversal<const CFG *>(&G))
+  for (const CFGBlock *B : reversePostOrder(G))
     Work.push_back(B);
   while (!Work.empty()) {
     const CFGBlock *B = Work.front();

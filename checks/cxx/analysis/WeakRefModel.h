@@ -35,6 +35,14 @@ namespace tether::cxx {
 /// implicit casts, temporaries, copy/move construction, cleanups.
 const clang::Expr *peel(const clang::Expr *E);
 
+/// The blocks of G reachable from the entry, in reverse post-order. Unlike
+/// llvm::ReversePostOrderTraversal this skips the null successors clang's
+/// CFG uses for edges it proved impossible (`do ... while (0)`, `if (true)`),
+/// which the generic traversal would dereference. Dead blocks (the body of
+/// `while (false)`) are left out, so no flow analysis lets their facts leak
+/// into live code.
+std::vector<const clang::CFGBlock *> reversePostOrder(const clang::CFG &G);
+
 /// The local variable or parameter E names after peel(), if any.
 const clang::VarDecl *referencedVar(const clang::Expr *E);
 
