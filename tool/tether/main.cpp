@@ -60,7 +60,7 @@ static cl::opt<std::string>
     BuildPath("p", cl::desc("Directory with compile_commands.json"),
               cl::value_desc("dir"), cl::sub(CheckCmd), cl::cat(TetherCat));
 static cl::opt<unsigned> Jobs("j", cl::desc("Parallel jobs (default 0: all cores)"),
-                              cl::init(0), cl::sub(CheckCmd),
+                              cl::init(0), cl::Prefix, cl::sub(CheckCmd),
                               cl::cat(TetherCat));
 static cl::opt<bool> Fix("fix", cl::desc("Apply unambiguous fix-its (C++)"),
                          cl::sub(CheckCmd), cl::cat(TetherCat));
