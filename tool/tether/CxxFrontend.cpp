@@ -102,10 +102,16 @@ std::unique_ptr<ClangTidyOptionsProvider> optionsFor(const CxxOptions &Opts) {
 
 std::string displayPath(StringRef P) { return LineTable::displayPath(P); }
 
-Location locate(LineTable &Lines, StringRef File, unsigned Offset) {
+/// File as clang reported it: relative paths (headers found through a
+/// relative -I) are relative to the compile command's directory.
+Location locate(LineTable &Lines, StringRef File, unsigned Offset,
+                StringRef BuildDirectory) {
+  llvm::SmallString<256> Path(File);
+  if (llvm::sys::path::is_relative(Path) && !BuildDirectory.empty())
+    llvm::sys::path::make_absolute(BuildDirectory, Path);
   Location L;
-  L.File = displayPath(File);
-  auto [Line, Col] = Lines.lineAndColumn(File, Offset);
+  L.File = displayPath(Path);
+  auto [Line, Col] = Lines.lineAndColumn(Path, Offset);
   L.Line = Line;
   L.Column = Col;
   return L;
@@ -151,8 +157,12 @@ CxxResult tether::runCxx(const std::vector<std::string> &Files,
     llvm::SmallString<256> Abs(File);
     llvm::sys::fs::make_absolute(Abs);
     ClangTidyContext Context(optionsFor(Opts), false, false, false);
+    // A physical file system of its own: ClangTool sets the working
+    // directory of its file system to each compile command's directory, and
+    // on the shared real file system that is a process-wide chdir, which
+    // would race with the other -j threads.
     auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
-        llvm::vfs::getRealFileSystem());
+        llvm::vfs::createPhysicalFileSystem());
     std::vector<ClangTidyError> Errors =
         runClangTidy(Context, *DB, {std::string(Abs)}, FS, Opts.Fix,
                      /*EnableCheckProfile=*/false, "", /*Quiet=*/true);
@@ -168,7 +178,8 @@ CxxResult tether::runCxx(const std::vector<std::string> &Files,
                                 ? displayPath(Abs)
                                 : [&] {
                                     Location L = locate(Lines, M.FilePath,
-                                                        M.FileOffset);
+                                                        M.FileOffset,
+                                                        E.BuildDirectory);
                                     return L.File + ":" +
                                            std::to_string(L.Line) + ":" +
                                            std::to_string(L.Column);
@@ -178,10 +189,12 @@ CxxResult tether::runCxx(const std::vector<std::string> &Files,
       }
       Finding F;
       F.Check = E.DiagnosticName;
-      F.Loc = locate(Lines, M.FilePath, M.FileOffset);
+      F.Loc = locate(Lines, M.FilePath, M.FileOffset, E.BuildDirectory);
       F.Message = M.Message;
       for (const tooling::DiagnosticMessage &N : E.Notes)
-        F.Notes.push_back({locate(Lines, N.FilePath, N.FileOffset), N.Message});
+        F.Notes.push_back(
+            {locate(Lines, N.FilePath, N.FileOffset, E.BuildDirectory),
+             N.Message});
       for (const auto &[Path, Reps] : M.Fix)
         for (const tooling::Replacement &R : Reps)
           F.Fixes.push_back({std::string(R.getFilePath()), R.getOffset(),
