@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "PythonFrontend.h"
+#include <map>
+#include <set>
 #include "Checks.h"
 #include "Model.h"
 #include "Schedule.h"
@@ -16,7 +18,11 @@
 #include "TreeAlloc.h"
 #include "Walker.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include <memory>
@@ -142,39 +148,118 @@ void load(const std::string &Path, Loaded &L) {
 
 } // namespace
 
+/// The directory a module's dotted name is relative to: the parent of its
+/// outermost package folder (the folder sys.path would name).
+static std::string importRoot(const std::string &Path) {
+  llvm::SmallString<256> Dir(Path);
+  llvm::sys::fs::make_absolute(Dir);
+  llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
+  Dir = llvm::sys::path::parent_path(Dir);
+  for (int Depth = 0; Depth < 64 && !Dir.empty(); ++Depth) {
+    llvm::SmallString<256> Init(Dir);
+    llvm::sys::path::append(Init, "__init__.py");
+    if (!llvm::sys::fs::exists(Init))
+      break;
+    Dir = llvm::sys::path::parent_path(Dir);
+  }
+  return Dir.str().str();
+}
+
+/// Split the files into scans in which every dotted module name is unique.
+/// Names are the model's identity (of modules, globals, places), so two
+/// import roots that both hold `ascend_attn` -- a buggy and a fixed copy, two
+/// vendored versions -- must not share one model. Roots whose names collide
+/// with nothing stay together in the first scan, so imports across roots
+/// (vllm_ascend importing vllm) still resolve.
+static std::vector<std::vector<std::string>>
+scansWithUniqueNames(const std::vector<std::string> &Files) {
+  std::map<std::string, std::vector<std::string>> ByRoot; // ordered: stable
+  for (const std::string &F : Files)
+    ByRoot[importRoot(F)].push_back(F);
+  struct Scan {
+    std::set<std::string> Names;
+    std::vector<std::string> Files;
+  };
+  std::vector<Scan> Scans;
+  for (auto &[Root, RootFiles] : ByRoot) {
+    std::set<std::string> Names;
+    for (const std::string &F : RootFiles) {
+      bool IsPackage;
+      Names.insert(moduleNameFor(F, IsPackage));
+    }
+    Scan *Into = nullptr;
+    for (Scan &S : Scans) {
+      bool Clash = llvm::any_of(Names, [&](const std::string &N) {
+        return S.Names.count(N) != 0;
+      });
+      if (!Clash) {
+        Into = &S;
+        break;
+      }
+    }
+    if (!Into)
+      Into = &Scans.emplace_back();
+    Into->Names.insert(Names.begin(), Names.end());
+    Into->Files.insert(Into->Files.end(), RootFiles.begin(), RootFiles.end());
+  }
+  // Keep discovery's order within each scan.
+  std::vector<std::vector<std::string>> Out;
+  for (Scan &S : Scans) {
+    std::set<std::string> In(S.Files.begin(), S.Files.end());
+    std::vector<std::string> Ordered;
+    for (const std::string &F : Files)
+      if (In.count(F))
+        Ordered.push_back(F);
+    Out.push_back(std::move(Ordered));
+  }
+  return Out;
+}
+
+static void analyzeScan(const std::vector<std::string> &ScanFiles,
+                        CatalogProvider &Catalogs, unsigned Jobs, Result &R);
+
 Result tether::python::analyze(const std::vector<std::string> &Paths,
                                CatalogProvider &Catalogs, unsigned Jobs) {
   installTreeAllocator();
   Result R;
   Discovery D = discover(Paths);
   R.Problems = std::move(D.Problems);
+  for (const std::vector<std::string> &Scan : scansWithUniqueNames(D.Files)) {
+    analyzeScan(Scan, Catalogs, Jobs, R);
+    if (!R.FatalError.empty())
+      break;
+  }
+  return R;
+}
 
+static void analyzeScan(const std::vector<std::string> &ScanFiles,
+                        CatalogProvider &Catalogs, unsigned Jobs, Result &R) {
   // Catalogs first: a malformed .tether.yaml stops the scan.
-  std::vector<std::shared_ptr<const CompiledCatalog>> Cats(D.Files.size());
-  for (size_t I = 0; I < D.Files.size(); ++I) {
-    auto C = Catalogs.forFile(D.Files[I]);
+  std::vector<std::shared_ptr<const CompiledCatalog>> Cats(ScanFiles.size());
+  for (size_t I = 0; I < ScanFiles.size(); ++I) {
+    auto C = Catalogs.forFile(ScanFiles[I]);
     if (!C) {
       R.FatalError = llvm::toString(C.takeError());
-      return R;
+      return;
     }
     Cats[I] = *C;
   }
 
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
-  std::vector<Loaded> Files(D.Files.size());
-  for (size_t I = 0; I < D.Files.size(); ++I)
-    Pool.async([&, I] { load(D.Files[I], Files[I]); });
+  std::vector<Loaded> Files(ScanFiles.size());
+  for (size_t I = 0; I < ScanFiles.size(); ++I)
+    Pool.async([&, I] { load(ScanFiles[I], Files[I]); });
   Pool.wait();
 
   Package P;
-  for (size_t I = 0; I < D.Files.size(); ++I) {
+  for (size_t I = 0; I < ScanFiles.size(); ++I) {
     Loaded &L = Files[I];
     if (!L.Tree) {
-      R.Problems.push_back({D.Files[I], L.Problem});
+      R.Problems.push_back({ScanFiles[I], L.Problem});
       continue;
     }
     auto M = std::make_unique<Module>();
-    M->Path = D.Files[I];
+    M->Path = ScanFiles[I];
     M->Name = std::move(L.Name);
     M->IsPackage = L.IsPackage;
     M->Source = std::move(L.Text);
@@ -185,7 +270,7 @@ Result tether::python::analyze(const std::vector<std::string> &Paths,
     P.ModuleByName.emplace(M->Name, Idx);
     P.Modules.push_back(std::move(M));
   }
-  R.FilesRead = (unsigned)P.Modules.size();
+  R.FilesRead += (unsigned)P.Modules.size();
   std::vector<Package::IndexOut> Indexed(P.Modules.size());
   for (size_t I = 0; I < P.Modules.size(); ++I)
     Pool.async([&, I] { P.indexModule((int)I, Indexed[I]); });
@@ -223,5 +308,4 @@ Result tether::python::analyze(const std::vector<std::string> &Paths,
     if (!S->suppressed(F.Loc.Line, F.Check))
       R.Findings.push_back(std::move(F));
   }
-  return R;
 }
