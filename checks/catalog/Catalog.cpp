@@ -201,12 +201,15 @@ CompiledCatalog::CompiledCatalog(const Catalog &C)
       WeakRefFunctions(C.WeakRefFunctions), BlobFunctions(C.BlobFunctions),
       WorkspaceProducers(C.WorkspaceProducers),
       WorkspaceNames(C.WorkspaceNames), StreamSwitches(C.StreamSwitches),
-      StreamSyncs(C.StreamSyncs) {}
+      StreamSyncs(C.StreamSyncs) {
+  for (const CapturePair &P : C.CapturePairs)
+    PairBegins.emplace_back(std::vector<std::string>{P.Begin});
+}
 
 std::string CompiledCatalog::endFor(StringRef BeginName) const {
-  for (const CapturePair &P : Source.CapturePairs)
-    if (NameSet({P.Begin}).matches(BeginName))
-      return P.End;
+  for (size_t I = 0; I < PairBegins.size(); ++I)
+    if (PairBegins[I].matches(BeginName))
+      return Source.CapturePairs[I].End;
   return "";
 }
 

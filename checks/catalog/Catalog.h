@@ -103,6 +103,11 @@ struct CompiledCatalog {
       WorkspaceNames, StreamSwitches, StreamSyncs;
   /// The end pattern paired with a begin name ("" when none).
   std::string endFor(llvm::StringRef BeginName) const;
+
+private:
+  /// One compiled begin pattern per capture pair, in catalog order, so
+  /// endFor() does not compile globs at every begin call it is asked about.
+  std::vector<NameSet> PairBegins;
 };
 
 /// Finds and caches the effective catalog for a file: defaults, then every
