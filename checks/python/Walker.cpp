@@ -1369,6 +1369,21 @@ AVal FnWalker::evalCall(TSNode N) {
   AVal RecvV;
   int Callee = -1, CtorClass = -1;
   bool Bound = false; // the callee's first parameter is the receiver
+  // A function is called directly; a class is constructed, its __init__
+  // bound to the new instance. False for anything else.
+  auto BindResolved = [&](const Resolved &R) {
+    if (R.Kind == Resolved::Function) {
+      Callee = R.Index;
+      return true;
+    }
+    if (R.Kind == Resolved::Class) {
+      CtorClass = R.Index;
+      Callee = P.findMethod(R.Index, "__init__");
+      Bound = true;
+      return true;
+    }
+    return false;
+  };
   std::string Qual = D;
   std::string Head = D.substr(0, D.find('.'));
   bool HeadLocal = !D.empty() && (isLocal(Head) || (!SelfName.empty() && Head == SelfName));
@@ -1385,13 +1400,7 @@ AVal FnWalker::evalCall(TSNode N) {
     } else if (!D.empty() && !HeadLocal) {
       Resolved R = resolveDotted(D);
       Qual = R.Qual;
-      if (R.Kind == Resolved::Function) {
-        Callee = R.Index;
-      } else if (R.Kind == Resolved::Class) {
-        CtorClass = R.Index;
-        Callee = P.findMethod(R.Index, "__init__");
-        Bound = true;
-      } else {
+      if (!BindResolved(R)) {
         // `mod.CACHE.get(k)`: the receiver may be a scanned global.
         std::string RD = dottedName(Recv, Src);
         if (!RD.empty() && resolveDotted(RD).Kind == Resolved::Global)
@@ -1412,13 +1421,7 @@ AVal FnWalker::evalCall(TSNode N) {
     } else {
       Resolved R = resolveDotted(D);
       Qual = R.Qual;
-      if (R.Kind == Resolved::Function) {
-        Callee = R.Index;
-      } else if (R.Kind == Resolved::Class) {
-        CtorClass = R.Index;
-        Callee = P.findMethod(R.Index, "__init__");
-        Bound = true;
-      }
+      BindResolved(R);
     }
   } else {
     eval(F);
