@@ -21,8 +21,16 @@ void BlockIndex::index(uintptr_t begin, Block &b) {
   if (c != kInMap) {
     bool fresh = false;
     Bucket &bk = buckets_.insert(bucketKey(begin >> pageBits(c), c), &fresh);
-    if (bk.n < kPerBucket) {
-      bk.begins[bk.n++] = begin;
+    bool listed = false;
+    for (uint32_t i = 0; i < bk.n && !listed; ++i)
+      listed = bk.begins[i] == begin;
+    if (!listed && bk.n == kPerBucket)
+      dropStale(bk, c);
+    if (listed || bk.n < kPerBucket) {
+      if (!listed) {
+        bk.begins[bk.n++] = begin;
+        ++bucketEntries_;
+      }
       ++perClass_[c];
       b.indexedIn = c;
       return;
@@ -34,23 +42,49 @@ void BlockIndex::index(uintptr_t begin, Block &b) {
   b.indexedIn = kInMap;
 }
 
+// The bucket entry is left behind (see the header): only the counts change.
 void BlockIndex::unindex(uintptr_t begin, const Block &b) {
   uint8_t c = b.indexedIn;
-  if (c == kInMap) {
+  if (c == kInMap)
     large_.erase(begin);
-    return;
-  }
-  Bucket *bk = buckets_.find(bucketKey(begin >> pageBits(c), c));
-  if (!bk)
-    return;
-  for (uint32_t i = 0; i < bk->n; ++i)
-    if (bk->begins[i] == begin) {
-      bk->begins[i] = bk->begins[--bk->n];
-      --perClass_[c];
-      break;
+  else
+    --perClass_[c];
+}
+
+// A start listed in class c's bucket that no live block indexed in c has.
+bool BlockIndex::stale(uintptr_t begin, unsigned c) {
+  Entry *e = blocks_.find(~static_cast<uint64_t>(begin));
+  return !e || e->block.indexedIn != c;
+}
+
+void BlockIndex::dropStale(Bucket &bk, unsigned c) {
+  for (uint32_t i = 0; i < bk.n;)
+    if (stale(bk.begins[i], c)) {
+      bk.begins[i] = bk.begins[--bk.n];
+      --bucketEntries_;
+    } else {
+      ++i;
     }
-  if (bk->n == 0)
-    buckets_.erase(bk); // bounded memory: empty pages are not kept
+}
+
+void BlockIndex::sweep() {
+  emptied_.clear();
+  buckets_.forEach([&](Bucket &bk) {
+    dropStale(bk, static_cast<unsigned>(~bk.key & 7));
+    if (bk.n == 0)
+      emptied_.push_back(bk.key);
+  });
+  for (uint64_t key : emptied_)
+    if (Bucket *bk = buckets_.find(key))
+      buckets_.erase(bk);
+}
+
+void BlockIndex::sweepIfStale() {
+  size_t live = 0;
+  for (size_t n : perClass_)
+    live += n;
+  if (bucketEntries_ > 2 * live + kStaleSlack)
+    sweep();
 }
 
 Block &BlockIndex::insert(uintptr_t begin, const Block &b) {
@@ -74,13 +108,16 @@ Block &BlockIndex::insert(uintptr_t begin, const Block &b) {
     index(begin, nb);
     e = blocks_.find(~static_cast<uint64_t>(begin));
     e->block = nb;
-    return e->block;
+  } else {
+    Block nb = b;
+    index(begin, nb);
+    e = &blocks_.insert(~static_cast<uint64_t>(begin), &fresh);
+    e->block = nb;
   }
-  Block nb = b;
-  index(begin, nb);
-  Entry &ne = blocks_.insert(~static_cast<uint64_t>(begin), &fresh);
-  ne.block = nb;
-  return ne.block;
+  // After the block is stored (a sweep must see it live); a sweep reads the
+  // block table and never moves it.
+  sweepIfStale();
+  return e->block;
 }
 
 bool BlockIndex::erase(uintptr_t begin, Block *out) {
@@ -91,14 +128,6 @@ bool BlockIndex::erase(uintptr_t begin, Block *out) {
   blocks_.erase(e);
   unindex(begin, *out);
   return true;
-}
-
-void BlockIndex::prefetchBucket(uintptr_t begin) {
-  Entry *e = blocks_.find(~static_cast<uint64_t>(begin));
-  if (!e || e->block.indexedIn == kInMap)
-    return;
-  unsigned c = e->block.indexedIn;
-  buckets_.prefetch(bucketKey(begin >> pageBits(c), c));
 }
 
 Block *BlockIndex::ownerInBucket(unsigned c, uintptr_t page, uintptr_t p,

@@ -61,8 +61,14 @@ public:
     }
   }
 
-  // Starts loading the cache line `key` probes first.
-  void prefetch(uint64_t key) const { __builtin_prefetch(&slots_[home(key)]); }
+  // Starts loading the slot `key` probes first and the one after it: a
+  // lookup that misses, an insert and an erase's backward shift all read at
+  // least one more slot, which for line-sized entries is another line.
+  void prefetch(uint64_t key) const {
+    size_t i = home(key);
+    __builtin_prefetch(&slots_[i]);
+    __builtin_prefetch(&slots_[(i + 1) & mask_]);
+  }
 
   size_t size() const { return count_; }
   size_t capacity() const { return slots_.size(); }

@@ -13,12 +13,13 @@ namespace tether::rt {
 
 class History {
 public:
-  explicit History(size_t capacity) : ring_(capacity ? capacity : 1) {}
-
-  void push(const Event &e) {
-    ring_[next_ % ring_.size()] = e;
-    ++next_;
+  // The capacity is rounded up to a power of two: push runs on every
+  // allocator event, and a mask is a cycle where a division is dozens.
+  explicit History(size_t capacity) : ring_(roundUp(capacity)) {
+    mask_ = ring_.size() - 1;
   }
+
+  void push(const Event &e) { ring_[next_++ & mask_] = e; }
 
   size_t capacity() const { return ring_.size(); }
   size_t size() const { return next_ < ring_.size() ? next_ : ring_.size(); }
@@ -27,12 +28,20 @@ public:
   template <class F> void forEach(F f) const {
     size_t n = size();
     for (size_t i = next_ - n; i < next_; ++i)
-      if (!f(ring_[i % ring_.size()]))
+      if (!f(ring_[i & mask_]))
         return;
   }
 
 private:
+  static size_t roundUp(size_t n) {
+    size_t c = 1;
+    while (c < n && c < (size_t{1} << 40))
+      c <<= 1;
+    return c;
+  }
+
   std::vector<Event> ring_;
+  size_t mask_ = 0;
   size_t next_ = 0;
 };
 

@@ -168,8 +168,17 @@ Violation Ledger::make(const char *check, const char *kind, uint64_t graph,
 
 void Ledger::alloc(uintptr_t p, uint64_t n, uintptr_t stream, uint64_t pool,
                    int32_t layer, Out &out) {
-  auto lock = lockAndDrain();
-  Graph *g = active_.empty() ? nullptr : captureFor(stream, pool);
+  std::unique_lock<std::mutex> lock(mu_);
+  if (active_.empty() && hazards_.empty()) {
+    // No capture: nothing this allocation can violate, and none can start
+    // before the queue is applied (capture begin drains it first).
+    const uint64_t seq = ++seq_;
+    allocEpoch_ = seq;
+    enqueue(Pending{p, n, stream, pool, seq, layer, true});
+    return;
+  }
+  drainPending();
+  Graph *g = captureFor(stream, pool);
   Event ev = record(EventKind::Alloc, p, n, stream, g ? g->id : 0, layer);
   ev.owner = ev.seq;
   allocEpoch_ = ev.seq;
@@ -183,34 +192,58 @@ void Ledger::alloc(uintptr_t p, uint64_t n, uintptr_t stream, uint64_t pool,
 
 void Ledger::free(uintptr_t p, int32_t layer) {
   std::lock_guard<std::mutex> lock(mu_);
-  pending_[pendingCount_++] = PendingFree{p, ++seq_, layer};
-  if (pendingCount_ == kFreeBatch)
-    drainFrees();
+  enqueue(Pending{p, 0, 0, 0, ++seq_, layer, false});
+}
+
+void Ledger::enqueue(const Pending &e) {
+  pending_[pendingCount_++] = e;
+  if (pendingCount_ == kBatch)
+    drainPending();
 }
 
 std::unique_lock<std::mutex> Ledger::lockAndDrain() {
   std::unique_lock<std::mutex> lock(mu_);
-  drainFrees();
+  drainPending();
   return lock;
 }
 
-// Random frees over a large live set each miss the cache once or twice;
-// issued one by one those misses serialise. Prefetching the whole batch
+// Random events over a large live set each miss the cache: a free on the
+// block's hash slot, an allocation on its slot and its size-class bucket.
+// Issued one by one those misses serialise; prefetching the whole batch
 // first lets them overlap.
-void Ledger::drainFrees() {
+void Ledger::drainPending() {
   const size_t n = pendingCount_;
   if (n == 0)
     return;
   pendingCount_ = 0;
   for (size_t i = 0; i < n; ++i)
-    blocks_.prefetchBlock(pending_[i].ptr);
+    if (pending_[i].isAlloc)
+      blocks_.prefetchInsert(pending_[i].ptr, pending_[i].size);
+    else
+      blocks_.prefetch(pending_[i].ptr);
   for (size_t i = 0; i < n; ++i)
-    blocks_.prefetchBucket(pending_[i].ptr);
-  for (size_t i = 0; i < n; ++i)
-    applyFree(pending_[i]);
+    if (pending_[i].isAlloc)
+      applyAlloc(pending_[i]);
+    else
+      applyFree(pending_[i]);
 }
 
-void Ledger::applyFree(const PendingFree &f) {
+// A queued allocation: made outside any capture, so it only joins the
+// index and the history.
+void Ledger::applyAlloc(const Pending &a) {
+  Event ev;
+  ev.seq = a.seq;
+  ev.kind = EventKind::Alloc;
+  ev.ptr = a.ptr;
+  ev.size = a.size;
+  ev.stream = a.stream;
+  ev.owner = a.seq;
+  ev.layer = a.layer;
+  history_.push(ev);
+  blocks_.insert(a.ptr, Block{a.size, a.seq, 0, a.pool, 0, a.stream, a.layer});
+}
+
+void Ledger::applyFree(const Pending &f) {
   const uintptr_t p = f.ptr;
   Block b;
   if (!blocks_.erase(p, &b)) {

@@ -33,11 +33,13 @@ public:
 
   explicit Ledger(int device, const LedgerConfig &cfg = {});
 
-  // Allocator feed: O(log n), no heap allocation once the live set has
-  // reached its high-water mark. A free is numbered and queued at once and
-  // applied in a batch (prefetched, so the batch's cache misses overlap)
-  // when the queue fills or before any other event is handled, so every
-  // other event sees exactly the state it would have seen unbatched.
+  // Allocator feed: O(1) expected, no heap allocation once the live set has
+  // reached its high-water mark. A free, and an allocation made while no
+  // capture is active, is numbered and queued at once and applied in a
+  // batch (prefetched, so the batch's cache misses overlap) when the queue
+  // fills or before any other event is handled, so every other event sees
+  // exactly the state it would have seen unbatched. An allocation during a
+  // capture is applied at once: it may be the reuse a report must name.
   void alloc(uintptr_t p, uint64_t n, uintptr_t stream, uint64_t pool,
              int32_t layer, Out &out);
   void free(uintptr_t p, int32_t layer);
@@ -118,17 +120,23 @@ private:
     bool repinned;
   };
 
-  struct PendingFree {
+  struct Pending {
     uintptr_t ptr;
+    uint64_t size; // allocations only
+    uintptr_t stream;
+    uint64_t pool;
     uint64_t seq;
     int32_t layer;
+    bool isAlloc;
   };
-  static constexpr size_t kFreeBatch = 16;
+  static constexpr size_t kBatch = 16;
 
-  // Takes the lock and applies the queued frees first.
+  // Takes the lock and applies the queued events first.
   std::unique_lock<std::mutex> lockAndDrain();
-  void drainFrees();
-  void applyFree(const PendingFree &f);
+  void enqueue(const Pending &e);
+  void drainPending();
+  void applyAlloc(const Pending &a);
+  void applyFree(const Pending &f);
   Event record(EventKind k, uintptr_t p, uint64_t n, uintptr_t stream,
                uint64_t graph, int32_t layer);
   Graph *graphById(uint64_t id);
@@ -159,7 +167,7 @@ private:
   // A pin found clean stays clean until then: frees alone cannot hand its
   // range to anyone.
   uint64_t allocEpoch_ = 0;
-  PendingFree pending_[kFreeBatch];
+  Pending pending_[kBatch];
   size_t pendingCount_ = 0;
   BlockIndex blocks_;
   History history_;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 
@@ -142,6 +143,68 @@ TEST(BlockIndexTest, MatchesAReferenceUnderRandomChurn) {
     }
   }
   EXPECT_EQ(ix.size(), ref.size());
+}
+
+// A caching allocator splits and merges blocks inside its segments, so block
+// starts move and the starts a free leaves in their buckets go stale for
+// good. Lookups must never see them, a full bucket must make room by dropping
+// them, and a sweep must keep their number proportional to the live set.
+TEST(BlockIndexTest, StaleStartsOfSplitAndMergedBlocksStayInvisibleAndBounded) {
+  BlockIndex ix;
+  std::map<uintptr_t, uint64_t> ref;
+  // The segment tiled into free and live pieces: start -> (size, live).
+  std::map<uintptr_t, std::pair<uint64_t, bool>> tiles;
+  const uintptr_t seg = uintptr_t{1} << 36;
+  const uint64_t segSize = uint64_t{64} << 20;
+  tiles[seg] = {segSize, false};
+  std::mt19937_64 rng(11);
+  size_t maxEntries = 0, maxLive = 0;
+  for (int step = 0; step < 200000; ++step) {
+    auto it = tiles.upper_bound(seg + rng() % segSize);
+    --it;
+    auto &[size, live] = it->second;
+    const uintptr_t at = it->first;
+    if (live) {
+      Block gone;
+      ASSERT_TRUE(ix.erase(at, &gone));
+      ASSERT_EQ(gone.size, size);
+      ref.erase(at);
+      live = false;
+    } else {
+      // Merge with a free successor, then take a piece, leaving the rest
+      // free: the next block starting here may be of another size.
+      auto next = std::next(it);
+      if (next != tiles.end() && !next->second.second) {
+        size += next->second.first;
+        tiles.erase(next);
+      }
+      uint64_t want = 512 * (1 + rng() % (rng() % 4 == 0 ? 4096 : 32));
+      if (want < size) {
+        tiles[at + want] = {size - want, false};
+        size = want;
+      }
+      ix.insert(at, blk(size, static_cast<uint64_t>(step) + 1));
+      ref[at] = size;
+      live = true;
+    }
+    maxEntries = std::max(maxEntries, ix.bucketEntries());
+    maxLive = std::max(maxLive, ix.size());
+    if (step % 16 == 0) {
+      uintptr_t p = seg - 4096 + rng() % (segSize + 8192);
+      uintptr_t b = 0;
+      Block *got = ix.owner(p, &b);
+      auto want = refOwner(ref, p);
+      ASSERT_EQ(got != nullptr, want != nullptr) << std::hex << p;
+      if (got) {
+        ASSERT_EQ(b, want->first);
+        ASSERT_EQ(got->size, want->second);
+      }
+    }
+  }
+  EXPECT_EQ(ix.size(), ref.size());
+  // Stale starts did accumulate (the sweep had work), yet stayed bounded.
+  EXPECT_GT(maxEntries, maxLive);
+  EXPECT_LE(maxEntries, 2 * maxLive + BlockIndex::kStaleSlack + 1);
 }
 
 } // namespace

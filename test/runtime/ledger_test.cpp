@@ -54,6 +54,29 @@ TEST_F(LedgerTest, SharedWorkspaceFreedAndReusedInCaptureIsReportedAtReuse) {
   EXPECT_EQ(out.size(), 1u);
 }
 
+// Allocations made outside any capture are queued and applied in batches;
+// the capture that begins next must still see them, in order, with their
+// sites: here the workspace predates the capture and is freed inside it.
+TEST_F(LedgerTest, BlocksAllocatedBeforeTheCaptureAreKnownToIt) {
+  alloc(0x80000, KB, 3, S2, 0); // queued, and freed again before the capture
+  free(0x80000);
+  alloc(W, 4 * KB, 0); // queued
+  begin();
+  workspace(0, 8, W, 4 * KB, 4 * KB);
+  L.weakRef(0xA, 0xB, W, 4 * KB, 0, out);
+  taskGroup(W, 4 * KB, 0, 0xA);
+  free(W, 0);
+  alloc(W, 4 * KB, 1);
+  ASSERT_EQ(found(), Found{kBeforeEnd + "/reused"});
+  EXPECT_TRUE(storyHas(out[0], EventKind::Alloc, W, 0));
+  EXPECT_FALSE(storyHas(out[0], EventKind::Alloc, 0x80000, 3));
+  uint64_t last = 0;
+  for (const Event &e : out[0].events) { // the story is in event order
+    EXPECT_GT(e.seq, last);
+    last = e.seq;
+  }
+}
+
 // The fix: held strongly until the capture ends, weakened afterwards.
 TEST_F(LedgerTest, WorkspaceHeldUntilCaptureEndIsClean) {
   begin();
