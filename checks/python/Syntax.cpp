@@ -171,31 +171,41 @@ std::string tether::python::dottedName(TSNode N, std::string_view Src) {
   }
   if (S == G.Call) {
     // getattr(obj, "name"[, default]) reads the attribute obj.name.
-    if (nodeText(field(N, G.FFunction), Src) != "getattr")
-      return {};
-    TSNode Args = field(N, G.FArguments);
-    TSNode Obj{}, Name{};
-    int I = 0;
-    forEachChild(Args, true, [&](TSNode C, TSFieldId) {
-      if (ts_node_symbol(C) == G.Comment)
-        return;
-      if (I == 0)
-        Obj = C;
-      else if (I == 1)
-        Name = C;
-      ++I;
-    });
-    if (I < 2 || ts_node_symbol(Name) != G.String)
-      return {};
-    std::string_view T = nodeText(Name, Src);
-    if (T.size() < 2 || (T.front() != '"' && T.front() != '\''))
-      return {};
-    std::string Base = dottedName(Obj, Src);
+    TSNode Obj{};
+    std::string Name = getattrName(N, Src, &Obj);
+    std::string Base = Name.empty() ? std::string() : dottedName(Obj, Src);
     if (Base.empty())
       return {};
-    return Base + "." + std::string(T.substr(1, T.size() - 2));
+    return Base + "." + Name;
   }
   return {};
+}
+
+std::string tether::python::getattrName(TSNode N, std::string_view Src, TSNode *Obj) {
+  const Grammar &G = Grammar::get();
+  if (ts_node_is_null(N) || ts_node_symbol(N) != G.Call ||
+      nodeText(field(N, G.FFunction), Src) != "getattr")
+    return {};
+  TSNode Args = field(N, G.FArguments);
+  TSNode O{}, Name{};
+  int I = 0;
+  forEachChild(Args, true, [&](TSNode C, TSFieldId) {
+    if (ts_node_symbol(C) == G.Comment)
+      return;
+    if (I == 0)
+      O = C;
+    else if (I == 1)
+      Name = C;
+    ++I;
+  });
+  if (I < 2 || ts_node_symbol(Name) != G.String)
+    return {};
+  std::string_view T = nodeText(Name, Src);
+  if (T.size() < 2 || (T.front() != '"' && T.front() != '\''))
+    return {};
+  if (Obj)
+    *Obj = O;
+  return std::string(T.substr(1, T.size() - 2));
 }
 
 std::string tether::python::exprKey(TSNode N, std::string_view Src) {

@@ -123,6 +123,9 @@ TSNode stripParens(TSNode N);
 /// A dotted name for identifier / attribute chains ("torch.npu.graph"),
 /// empty when N is not such a chain. getattr(x, "a") reads as "x.a".
 std::string dottedName(TSNode N, std::string_view Src);
+/// For getattr(obj, "name"[, default]): "name", with *Obj set to obj when
+/// given; empty for any other node.
+std::string getattrName(TSNode N, std::string_view Src, TSNode *Obj = nullptr);
 
 /// The source text with runs of whitespace removed: a key for comparing
 /// expressions written the same way ("a[k]" == "a[ k ]").

@@ -140,31 +140,43 @@ template <typename T> std::vector<T> meet(const std::vector<T> &A, const std::ve
 
 bool isNonOpBuiltin(llvm::StringRef N) {
   return llvm::StringSwitch<bool>(N)
-      .Cases("len", "isinstance", "issubclass", "print", "getattr", "setattr",
-             "hasattr", "id", "type", true)
-      .Cases("str", "int", "float", "bool", "repr", "range", "enumerate",
-             "zip", "list", true)
-      .Cases("tuple", "dict", "set", "frozenset", "sorted", "reversed", "min",
-             "max", "sum", true)
-      .Cases("any", "all", "iter", "next", "hash", "format", "super",
-             "callable", "vars", true)
-      .Cases("abs", "round", "map", "filter", "divmod", "delattr", true)
+      .Cases({"len", "isinstance", "issubclass", "print", "getattr", "setattr",
+              "hasattr", "id", "type", "str", "int", "float", "bool", "repr",
+              "range", "enumerate", "zip", "list", "tuple", "dict", "set",
+              "frozenset", "sorted", "reversed", "min", "max", "sum", "any",
+              "all", "iter", "next", "hash", "format", "super", "callable",
+              "vars", "abs", "round", "map", "filter", "divmod", "delattr"},
+             true)
       .Default(false);
 }
 
 bool isContainerMethod(llvm::StringRef N) {
   return llvm::StringSwitch<bool>(N)
-      .Cases("append", "extend", "insert", "add", "get", "setdefault", "pop",
-             "popitem", "update", true)
-      .Cases("items", "keys", "values", "clear", "remove", "discard", "copy",
-             "index", "count", true)
+      .Cases({"append", "extend", "insert", "add", "get", "setdefault", "pop",
+              "popitem", "update", "items", "keys", "values", "clear",
+              "remove", "discard", "copy", "index", "count", "__getitem__",
+              "__setitem__"},
+             true)
       .Default(false);
+}
+
+// Builtins whose result holds the argument's elements: iterating
+// list(P.items()) visits P's slots as P.items() does.
+bool isElementCopy(llvm::StringRef N) {
+  return N == "list" || N == "tuple" || N == "sorted" || N == "reversed";
+}
+
+// Builtin container types whose methods may be called unbound, the receiver
+// passed first: dict.items(P), dict.__setitem__(P, k, v).
+bool isContainerType(llvm::StringRef N) {
+  return N == "dict" || N == "list" || N == "set";
 }
 
 bool isAllocation(llvm::StringRef Last) {
   return llvm::StringSwitch<bool>(Last)
-      .Cases("empty", "zeros", "ones", "full", "empty_strided", "new_empty",
-             "new_zeros", "new_ones", "new_full", true)
+      .Cases({"empty", "zeros", "ones", "full", "empty_strided", "new_empty",
+              "new_zeros", "new_ones", "new_full"},
+             true)
       .Default(false);
 }
 
@@ -536,6 +548,15 @@ void FnWalker::bindIter(TSNode Target, TSNode Iter, const AVal &IterV) {
   AVal Elem;
   bool ValuesOf = false, ItemsOf = false;
   TSNode I = stripParens(Iter);
+  // list(P.items()), sorted(P.values()): the same elements.
+  while (kind(I) == G.Call && kind(field(I, G.FFunction)) == G.Identifier &&
+         isElementCopy(text(field(I, G.FFunction))) &&
+         !isLocal(text(field(I, G.FFunction)))) {
+    TSNode A = field(I, G.FArguments);
+    if (isNull(A) || kind(A) != G.ArgumentList || ts_node_named_child_count(A) != 1)
+      break;
+    I = stripParens(ts_node_named_child(A, 0));
+  }
   if (kind(I) == G.Call) {
     TSNode F = field(I, G.FFunction);
     if (kind(F) == G.Attribute) {
@@ -1369,6 +1390,7 @@ AVal FnWalker::evalCall(TSNode N) {
   AVal RecvV;
   int Callee = -1, CtorClass = -1;
   bool Bound = false; // the callee's first parameter is the receiver
+  bool UnboundRecv = false; // dict.items(P): the receiver is the first argument
   // A function is called directly; a class is constructed, its __init__
   // bound to the new instance. False for anything else.
   auto BindResolved = [&](const Resolved &R) {
@@ -1400,7 +1422,10 @@ AVal FnWalker::evalCall(TSNode N) {
     } else if (!D.empty() && !HeadLocal) {
       Resolved R = resolveDotted(D);
       Qual = R.Qual;
-      if (!BindResolved(R)) {
+      if (R.Kind != Resolved::Function && R.Kind != Resolved::Class &&
+          isContainerType(dottedName(Recv, Src)) && isContainerMethod(Method)) {
+        UnboundRecv = true;
+      } else if (!BindResolved(R)) {
         // `mod.CACHE.get(k)`: the receiver may be a scanned global.
         std::string RD = dottedName(Recv, Src);
         if (!RD.empty() && resolveDotted(RD).Kind == Resolved::Global)
@@ -1459,14 +1484,27 @@ AVal FnWalker::evalCall(TSNode N) {
     }
   }
 
+  if (UnboundRecv && !As.empty() && As[0].Keyword.empty() && !As[0].Splat) {
+    RecvV = As[0].V;
+    Recv = As[0].Node;
+    As.erase(As.begin());
+  }
+
   Pos At = pos(N);
   // Stream ordering anywhere in the function makes cross-stream use safe.
   if (!D.empty() && (Cat.StreamSyncs.matches(Qual) ||
                      (!Method.empty() && Cat.StreamSyncs.matches(Method))))
     facts().StreamSync = true;
 
-  // Capture predicate calls: torch.npu.is_current_stream_capturing().
-  if (!D.empty() && Cat.CapturePredicates.matches(Qual)) {
+  // Capture predicate calls: torch.npu.is_current_stream_capturing(); and
+  // a predicate attribute read by getattr(ctx, "capturing", False), also
+  // off a call's result: getattr(get_forward_context(), "capturing", False).
+  std::string GetattrName = Callee < 0 ? getattrName(N, Src) : std::string();
+  std::string GetattrRead = GetattrName.empty() ? std::string() : dottedName(N, Src);
+  if ((!D.empty() && Cat.CapturePredicates.matches(Qual)) ||
+      (!GetattrRead.empty() && Cat.CapturePredicates.matches(GetattrRead)) ||
+      (!GetattrName.empty() && GetattrRead.empty() &&
+       Cat.CapturePredicates.matches(GetattrName))) {
     AVal V;
     V.PredT = 1;
     V.PredF = -1;
@@ -1614,7 +1652,13 @@ AVal FnWalker::evalCall(TSNode N) {
     int Pl = RecvV.Place;
     bool Shared = !RecvV.ViaSelf;
     std::string Name = spelling(RecvV);
-    if (Method == "get" || Method == "setdefault" || Method == "pop") {
+    if (Method == "__setitem__") {
+      if (As.size() >= 2)
+        storePlace(Pl, Name, As[1].V, At, false, Shared);
+      return AVal();
+    }
+    if (Method == "get" || Method == "setdefault" || Method == "pop" ||
+        Method == "__getitem__") {
       if (Method == "setdefault" && As.size() >= 2)
         storePlace(Pl, Name, As[1].V, At, false, Shared);
       if (Method == "pop")
@@ -1652,6 +1696,16 @@ AVal FnWalker::evalCall(TSNode N) {
       if (!A.V.Weak && !A.V.Holder.empty())
         facts().Escaped.insert(A.V.Holder);
     return AVal();
+  }
+
+  if (kind(F) == G.Identifier && Callee < 0 && !isLocal(D) &&
+      isElementCopy(D) && As.size() == 1 && As[0].Keyword.empty() &&
+      !As[0].Splat && As[0].V.Place >= 0) {
+    AVal V;
+    V.Place = As[0].V.Place;
+    spellAs(V, As[0].V);
+    V.ViaSelf = As[0].V.ViaSelf;
+    return V;
   }
 
   // Anything else is an operation on its arguments.

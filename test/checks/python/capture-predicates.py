@@ -1,6 +1,8 @@
 # Capture predicates read off a call's result put the code in capture, in the
-# guarded and in the early-return forms; the same code with no predicate (and
-# no capture region) is not in capture.
+# guarded and in the early-return forms, also when read by getattr (with a
+# default, as code that runs outside vLLM's forward context writes it) or
+# first stored in a local; the same code with no predicate, or with getattr
+# of another attribute, is not in capture.
 # RUN: not %tether check %s | FileCheck %s --implicit-check-not=warning:
 import torch
 import torch_npu
@@ -18,6 +20,10 @@ def keep_the_larger(cache, size, device):
 _GUARDED_WORKSPACES = {}
 _EARLY_WORKSPACES = {}
 _EAGER_WORKSPACES = {}
+_GETATTR_WORKSPACES = {}
+_GETATTR_LOCAL_WORKSPACES = {}
+_STORED_WORKSPACES = {}
+_OTHER_ATTR_WORKSPACES = {}
 
 
 class GuardedLayer:
@@ -56,4 +62,60 @@ class EagerLayer:
             ws = torch.empty(q.numel(), device=q.device)
             _EAGER_WORKSPACES[q.device] = ws
         torch_npu.npu_op(q, workspace=ws, out=out)
+        return out
+
+
+class GetattrLayer:
+    def forward(self, q, out):
+        if getattr(get_forward_context(), "capturing", False):
+            ws = _GETATTR_WORKSPACES.get(q.device)
+            if ws is None or ws.numel() < q.numel():
+                ws = torch.empty(q.numel(), device=q.device)
+                _GETATTR_WORKSPACES[q.device] = ws
+                # CHECK: capture-predicates.py:[[@LINE-1]]:17: warning: workspace slot '_GETATTR_WORKSPACES' shared by several layers is replaced during graph capture
+                # CHECK-NEXT: capture-predicates.py:[[@LINE-6]]:12: note: capture begins here
+                # CHECK-NEXT: capture-predicates.py:[[@LINE+1]]:33: note: an earlier layer reads the slot and hands the workspace to a captured task here
+            torch_npu.npu_op(q, workspace=ws, out=out)
+        return out
+
+
+class GetattrOfLocalLayer:
+    def forward(self, q, out):
+        ctx = get_forward_context()
+        if not getattr(ctx, 'capturing', False):
+            return out
+        ws = _GETATTR_LOCAL_WORKSPACES.get(q.device)
+        if ws is None or ws.numel() < q.numel():
+            ws = torch.empty(q.numel(), device=q.device)
+            _GETATTR_LOCAL_WORKSPACES[q.device] = ws
+            # CHECK: capture-predicates.py:[[@LINE-1]]:13: warning: workspace slot '_GETATTR_LOCAL_WORKSPACES' shared by several layers is replaced during graph capture
+            # CHECK-NEXT: capture-predicates.py:[[@LINE-7]]:12: note: capture begins here
+            # CHECK-NEXT: capture-predicates.py:[[@LINE+1]]:29: note: an earlier layer reads the slot and hands the workspace to a captured task here
+        torch_npu.npu_op(q, workspace=ws, out=out)
+        return out
+
+
+class StoredPredicateLayer:
+    def forward(self, q, out):
+        capturing = get_forward_context().capturing
+        if capturing:
+            ws = _STORED_WORKSPACES.get(q.device)
+            if ws is None or ws.numel() < q.numel():
+                ws = torch.empty(q.numel(), device=q.device)
+                _STORED_WORKSPACES[q.device] = ws
+                # CHECK: capture-predicates.py:[[@LINE-1]]:17: warning: workspace slot '_STORED_WORKSPACES' shared by several layers is replaced during graph capture
+                # CHECK-NEXT: capture-predicates.py:[[@LINE-6]]:12: note: capture begins here
+                # CHECK-NEXT: capture-predicates.py:[[@LINE+1]]:33: note: an earlier layer reads the slot and hands the workspace to a captured task here
+            torch_npu.npu_op(q, workspace=ws, out=out)
+        return out
+
+
+class OtherAttributeLayer:
+    def forward(self, q, out):
+        if getattr(get_forward_context(), "with_prefill", False):
+            ws = _OTHER_ATTR_WORKSPACES.get(q.device)
+            if ws is None or ws.numel() < q.numel():
+                ws = torch.empty(q.numel(), device=q.device)
+                _OTHER_ATTR_WORKSPACES[q.device] = ws
+            torch_npu.npu_op(q, workspace=ws, out=out)
         return out

@@ -33,6 +33,12 @@ def maybe_local(flag, t):
     return weak_ref_tensors(x)
 
 
+# The same loop written through the dict type, over a copy of the items.
+def weaken_all_unbound(params):
+    for num_tokens, workspace in list(dict.items(params.workspaces)):
+        dict.__setitem__(params.workspaces, num_tokens, weak_ref_tensors(workspace))
+
+
 # --- Not flagged ---------------------------------------------------------
 
 def weaken_all_guarded(params):
@@ -60,6 +66,18 @@ def weaken_pool_guarded():
     return weak_ref_tensors(_POOL_TENSOR)
 
 
+def weaken_all_unbound_guarded(params):
+    for key, workspace in sorted(dict.items(params.workspaces)):
+        if workspace is None:
+            continue
+        dict.__setitem__(params.workspaces, key, weak_ref_tensors(workspace))
+
+
+def weaken_events_unbound(params):
+    for k, v in tuple(params.events.items()):
+        dict.__setitem__(params.events, k, weak_ref_tensors(v))
+
+
 def weaken_events(params):
     # Values initialised with lists, never None.
     for k, v in params.events.items():
@@ -78,3 +96,5 @@ def maybe_local_guarded(flag, t):
 # CHECK-NEXT: maybe-null.py:14:40: note: the value may be empty because of this
 # CHECK: maybe-null.py:33:12: warning: weak-ref conversion of a value that may be empty {{.*}} [tether-weak-ref-of-maybe-null]
 # CHECK-NEXT: maybe-null.py:30:9: note: the value may be empty because of this
+# CHECK: maybe-null.py:39:57: warning: weak-ref conversion of a value that may be empty {{.*}} [tether-weak-ref-of-maybe-null]
+# CHECK-NEXT: maybe-null.py:10:34: note: the value may be empty because of this
