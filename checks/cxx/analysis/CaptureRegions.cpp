@@ -2,6 +2,7 @@
 #include "CaptureRegions.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/Builtins.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -80,9 +81,10 @@ static bool isPredicate(const Expr *E, const CompiledCatalog &Catalog) {
          Catalog.CapturePredicates.matches(D->getQualifiedNameAsString());
 }
 
-int CaptureRegions::predicateSense(const Expr *Cond) const {
+int CaptureRegions::predicateSense(const Expr *Cond, const FunctionDecl *F,
+                                   unsigned Depth) const {
   int Sense = 1;
-  for (unsigned Depth = 0; Cond && Depth < 8; ++Depth) {
+  for (unsigned Peeled = 0; Cond && Peeled < 8; ++Peeled) {
     Cond = peel(Cond);
     if (const auto *U = dyn_cast_or_null<UnaryOperator>(Cond);
         U && U->getOpcode() == UO_LNot) {
@@ -136,7 +138,29 @@ int CaptureRegions::predicateSense(const Expr *Cond) const {
   }
   if (Cond->getType()->isBooleanType() && isPredicate(Cond, Catalog))
     return Sense;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Cond))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (int Stored = storedPredicateSense(V, F, Depth))
+        return Sense * Stored;
   return 0;
+}
+
+int CaptureRegions::storedPredicateSense(const VarDecl *V, const FunctionDecl *F,
+                                         unsigned Depth) const {
+  if (Depth >= 4 || !V->isLocalVarDecl() || !V->getType()->isBooleanType() ||
+      !V->getInit() || !F->hasBody() || V->getDeclContext() != F)
+    return 0;
+  auto [It, New] = StoredSense.try_emplace(V, 0);
+  if (!New)
+    return It->second;
+  int Sense = predicateSense(V->getInit(), F, Depth + 1);
+  // Only a local that keeps its initial value stands for the predicate: the
+  // (costlier) mutation analysis runs just for locals that hold one.
+  if (Sense != 0 && !V->getType().isConstQualified() &&
+      ExprMutationAnalyzer(*F->getBody(), F->getASTContext()).isMutated(V))
+    Sense = 0;
+  StoredSense[V] = Sense;
+  return Sense;
 }
 
 CaptureRegions::CaptureRegions(const WeakRefModel &Model,
@@ -295,7 +319,7 @@ void CaptureRegions::analyseLocal(const FunctionDecl *F, const CFG &G) {
     const auto *Cond = B->succ_size() == 2
                            ? dyn_cast_or_null<Expr>(B->getTerminatorCondition())
                            : nullptr;
-    int Sense = Cond ? predicateSense(Cond) : 0;
+    int Sense = Cond ? predicateSense(Cond, F) : 0;
     unsigned Edge = 0;
     for (const CFGBlock *Succ : B->succs()) {
       bool Capturing = Sense != 0 && (Edge++ == 0) == (Sense > 0);

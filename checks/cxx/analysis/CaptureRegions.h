@@ -7,9 +7,10 @@
 // guard's scope exit). Loops, early returns and goto are the CFG's business.
 //
 // A branch on a catalog capture predicate (`ctx.capturing`,
-// `is_current_stream_capturing()`, `currentStreamCaptureStatus() != None`)
-// opens a region on the edge where it holds, to the function's exit; so an
-// early return when not capturing puts the rest of the function in capture.
+// `is_current_stream_capturing()`, `currentStreamCaptureStatus() != None`,
+// or a local bool initialised from one and never modified) opens a region on
+// the edge where it holds, to the function's exit; so an early return when
+// not capturing puts the rest of the function in capture.
 //
 // Capture is interprocedural within the TU: a user function called at an
 // in-capture point runs (entirely) in capture, reached through a chain of
@@ -84,8 +85,13 @@ public:
 private:
   void analyseLocal(const clang::FunctionDecl *F, const clang::CFG &G);
   /// +1 when the branch condition holds exactly while capturing, -1 when it
-  /// holds exactly while not, 0 when it tests no capture predicate.
-  int predicateSense(const clang::Expr *Cond) const;
+  /// holds exactly while not, 0 when it tests no capture predicate. A local
+  /// bool initialised from a predicate and never modified in F stands for
+  /// it (`bool capturing = is_current_stream_capturing(); if (capturing)`).
+  int predicateSense(const clang::Expr *Cond, const clang::FunctionDecl *F,
+                     unsigned Depth = 0) const;
+  int storedPredicateSense(const clang::VarDecl *V, const clang::FunctionDecl *F,
+                           unsigned Depth) const;
   void propagate();
 
   const WeakRefModel &Model;
@@ -97,6 +103,9 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, const CaptureSite *> Context;
   llvm::DenseMap<const clang::FunctionDecl *, bool> HasLocalRegion;
   llvm::DenseMap<const clang::VarDecl *, clang::SourceLocation> Deaths;
+  /// predicateSense of a stored predicate's initialiser, 0 when the local
+  /// is modified; filled lazily.
+  mutable llvm::DenseMap<const clang::VarDecl *, int> StoredSense;
   llvm::DenseMap<const clang::FunctionDecl *, std::vector<CallSite>> Callers;
   llvm::DenseMap<const clang::FunctionDecl *,
                  std::vector<const clang::CallExpr *>>

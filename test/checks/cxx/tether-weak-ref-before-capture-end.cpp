@@ -8,8 +8,8 @@
 // RUN: cp %s %t-a.cpp && cp %s %t-b.cpp
 // RUN: %clang_tidy --checks='-*,tether-weak-ref-before-capture-end,tether-double-weak-ref,tether-workspace-shared-across-layers' \
 // RUN:   %t-a.cpp %t-b.cpp -- -std=c++17 -isystem %S/Inputs 2>/dev/null | FileCheck --check-prefix=TWO %s
-// TWO-COUNT-8: -a.cpp:{{[0-9]+}}:{{[0-9]+}}: warning: weak reference made during graph capture
-// TWO-COUNT-8: -b.cpp:{{[0-9]+}}:{{[0-9]+}}: warning: weak reference made during graph capture
+// TWO-COUNT-9: -a.cpp:{{[0-9]+}}:{{[0-9]+}}: warning: weak reference made during graph capture
+// TWO-COUNT-9: -b.cpp:{{[0-9]+}}:{{[0-9]+}}: warning: weak reference made during graph capture
 // TWO-NOT: warning:
 
 #include "torch_npu_stub.h"
@@ -355,4 +355,45 @@ void attn_status(const at::Tensor &q, int64_t n) {
     g_status_ws[n] = weak_ref_tensor(ws);
   }
   npu_paged_attention(q, g_status_ws[n]);
+}
+
+// The predicate stored in a local first: the local stands for it while it
+// keeps its initial value.
+static std::map<int64_t, at::Tensor> g_stored_pred_ws;
+void attn_stored_pred(const at::Tensor &q, int64_t n) {
+  const bool capturing =
+      at::cuda::currentStreamCaptureStatus() != at::cuda::CaptureStatus::None;
+  if (capturing) {
+    at::Tensor ws = at::empty({n});
+    g_stored_pred_ws[n] = weak_ref_tensor(ws);
+  }
+  npu_paged_attention(q, g_stored_pred_ws[n]);
+}
+// CHECK: :[[@LINE-4]]:27: warning: weak reference made during graph capture
+// CHECK: :[[@LINE-7]]:7: note: capture begins here
+// CHECK: :[[@LINE-5]]:3: note: the last strong reference to the memory dies here
+// CHECK: :[[@LINE-7]]:5: note: the weak reference is stored in 'g_stored_pred_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-6]]:26: note: the weak reference is used by a later operation of the same capture here
+
+// Negative twins: a stored negation is true outside capture only; a local
+// reassigned after its initialisation no longer stands for the predicate.
+static std::map<int64_t, at::Tensor> g_stored_eager_ws;
+void attn_stored_eager(const at::Tensor &q, int64_t n) {
+  bool eager = !c10_npu::is_current_stream_capturing();
+  if (eager) {
+    at::Tensor ws = at::empty({n});
+    g_stored_eager_ws[n] = weak_ref_tensor(ws);
+  }
+  npu_paged_attention(q, g_stored_eager_ws[n]);
+}
+
+static std::map<int64_t, at::Tensor> g_reused_flag_ws;
+void attn_reused_flag(const at::Tensor &q, int64_t n) {
+  bool large = c10_npu::is_current_stream_capturing();
+  large = n > 64; // the local is reused for another question
+  if (large) {
+    at::Tensor ws = at::empty({n});
+    g_reused_flag_ws[n] = weak_ref_tensor(ws);
+  }
+  npu_paged_attention(q, g_reused_flag_ws[n]);
 }
