@@ -78,8 +78,19 @@ static std::optional<FixItHint> dropInnerConversion(const Expr *Arg,
 void DoubleWeakRefCheck::reportConversion(const CallExpr *Call,
                                           const Expr *Source,
                                           const WeakRefModel &Model) {
-  SourceLocation Origin = Model.weakOrigin(Source);
-  if (Origin.isInvalid())
+  const CallExpr *Origin = Model.weakOrigin(Source);
+  if (!Origin)
+    return;
+  // A second conversion hides where ownership was given up when the two are
+  // not both written in this function: nested in one expression (never
+  // meant), or one of them inside a helper. A local converted again in the
+  // function that made it weak is a visible no-op -- vLLM's wrappers weaken
+  // the output inside the capture and store a weak ref of it after.
+  auto Outer = Model.asConversion(Call), First = Model.asConversion(Origin);
+  const bool Nested = peel(Source) == Origin;
+  const bool ViaHelper = (Outer && Outer->Kind == Conversion::Helper) ||
+                         (First && First->Kind == Conversion::Helper);
+  if (!Nested && !ViaHelper)
     return;
   {
     auto D = diag(Call->getBeginLoc(), msg::DoubleWeakRefWarning)
@@ -87,7 +98,7 @@ void DoubleWeakRefCheck::reportConversion(const CallExpr *Call,
     if (auto Fix = dropInnerConversion(Source, Model))
       D << *Fix;
   }
-  diag(Origin, msg::DoubleWeakRefFirst, DiagnosticIDs::Note);
+  diag(Origin->getBeginLoc(), msg::DoubleWeakRefFirst, DiagnosticIDs::Note);
 }
 
 void DoubleWeakRefCheck::reportHelperCall(const CallExpr *Call,
@@ -104,8 +115,8 @@ void DoubleWeakRefCheck::reportHelperCall(const CallExpr *Call,
     if (It == Params->end())
       continue;
     const Expr *Arg = Call->getArg(I);
-    SourceLocation Origin = Model.weakOrigin(Arg);
-    if (Origin.isInvalid())
+    const CallExpr *Origin = Model.weakOrigin(Arg);
+    if (!Origin)
       continue;
     {
       // Reported at the call: the helper's conversion is the second one.
@@ -114,7 +125,7 @@ void DoubleWeakRefCheck::reportHelperCall(const CallExpr *Call,
       if (auto Fix = dropInnerConversion(Arg, Model))
         D << *Fix;
     }
-    diag(Origin, msg::DoubleWeakRefFirst, DiagnosticIDs::Note);
+    diag(Origin->getBeginLoc(), msg::DoubleWeakRefFirst, DiagnosticIDs::Note);
     // Follow the chain of helpers down to the conversion itself.
     const FunctionDecl *F = Def ? Def : Callee;
     unsigned Index = I;

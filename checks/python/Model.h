@@ -273,6 +273,7 @@ struct Resolved {
 struct Module {
   std::string Name, Path;
   bool IsPackage = false;
+  bool Loose = false; ///< In a folder without __init__.py (ModuleId::Loose).
   std::string Source;
   SourceLayout Layout;
   TSTree *Tree = nullptr;
@@ -342,9 +343,24 @@ private:
   std::mutex PlaceMu, InternMu;
 };
 
-/// Module name of a file: its stem, prefixed by the packages (folders with
-/// __init__.py) it sits in.
-std::string moduleNameFor(const std::string &Path, bool &IsPackage);
+/// Where a file sits in the import system.
+struct ModuleId {
+  std::string Name; ///< Dotted module name.
+  std::string Root; ///< The folder Name is relative to (a sys.path entry).
+  bool IsPackage = false; ///< An __init__.py.
+  /// Its folder has no __init__.py (a namespace package or a loose
+  /// script): sibling scripts may also import it by its bare stem.
+  bool Loose = false;
+};
+
+/// A file in a regular package is named by the packages (folders with
+/// __init__.py) it sits in, from the folder above the outermost one. A file
+/// in a folder without __init__.py (PEP 420 namespace packages, scripts) is
+/// named by its path from the project root (the nearest folder above with
+/// pyproject.toml, setup.py, setup.cfg or .git, its src/ in the src layout;
+/// else the working directory when the file is below it), as `python -m`
+/// run there imports it; by its stem when no such root applies.
+ModuleId moduleIdFor(const std::string &Path);
 
 } // namespace tether::python
 

@@ -2,6 +2,7 @@
 #include "Model.h"
 #include "Syntax.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -17,25 +18,78 @@ Package::~Package() {
       ts_tree_delete(M->Tree);
 }
 
-std::string tether::python::moduleNameFor(const std::string &Path,
-                                          bool &IsPackage) {
+static bool isIdentifier(llvm::StringRef S) {
+  if (S.empty() || !(isalpha((unsigned char)S[0]) || S[0] == '_'))
+    return false;
+  return llvm::all_of(S, [](char C) { return isalnum((unsigned char)C) || C == '_'; });
+}
+
+static bool hasFile(llvm::StringRef Dir, llvm::StringRef Name) {
+  llvm::SmallString<256> P(Dir);
+  llvm::sys::path::append(P, Name);
+  return llvm::sys::fs::exists(P);
+}
+
+/// The folder `python -m` would run from for a file in Dir: see moduleIdFor.
+static std::string projectRoot(llvm::StringRef Dir) {
+  for (llvm::StringRef D = Dir; !D.empty(); D = llvm::sys::path::parent_path(D)) {
+    if (hasFile(D, "pyproject.toml") || hasFile(D, "setup.py") ||
+        hasFile(D, "setup.cfg") || hasFile(D, ".git")) {
+      llvm::SmallString<256> Src(D);
+      llvm::sys::path::append(Src, "src");
+      if (Dir == Src || Dir.starts_with((Src + "/").str()))
+        return Src.str().str();
+      return D.str();
+    }
+    if (llvm::sys::path::parent_path(D) == D)
+      break;
+  }
+  llvm::SmallString<256> Cwd;
+  if (!llvm::sys::fs::current_path(Cwd) &&
+      (Dir == Cwd || Dir.starts_with((Cwd + "/").str())))
+    return Cwd.str().str();
+  return {};
+}
+
+ModuleId tether::python::moduleIdFor(const std::string &Path) {
   llvm::SmallString<256> Abs(Path);
   llvm::sys::fs::make_absolute(Abs);
   llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  ModuleId Id;
   std::string Stem = llvm::sys::path::stem(Abs).str();
-  IsPackage = Stem == "__init__";
-  std::string Name = IsPackage ? "" : Stem;
+  Id.IsPackage = Stem == "__init__";
+  std::string Name = Id.IsPackage ? "" : Stem;
   llvm::SmallString<256> Dir = llvm::sys::path::parent_path(Abs);
+  const std::string Own = Dir.str().str();
   for (int Depth = 0; Depth < 64 && !Dir.empty(); ++Depth) {
-    llvm::SmallString<256> Init(Dir);
-    llvm::sys::path::append(Init, "__init__.py");
-    if (!llvm::sys::fs::exists(Init))
+    if (!hasFile(Dir, "__init__.py"))
       break;
     std::string Part = llvm::sys::path::filename(Dir).str();
     Name = Name.empty() ? Part : Part + "." + Name;
     Dir = llvm::sys::path::parent_path(Dir);
   }
-  return Name.empty() ? Stem : Name;
+  Id.Root = Dir.str().str();
+  if (Id.Root != Own || Id.IsPackage) { // a regular package
+    Id.Name = Name.empty() ? Stem : Name;
+    return Id;
+  }
+  Id.Loose = true;
+  Id.Name = Stem;
+  std::string Root = projectRoot(Own);
+  if (Root.empty() || Root == Own || !isIdentifier(Stem))
+    return Id;
+  std::string Prefix;
+  for (llvm::StringRef Rel = llvm::StringRef(Own).drop_front(Root.size() + 1);
+       !Rel.empty();) {
+    auto [Part, Rest] = Rel.split('/');
+    if (!isIdentifier(Part))
+      return Id;
+    Prefix += Part.str() + ".";
+    Rel = Rest;
+  }
+  Id.Name = Prefix + Stem;
+  Id.Root = Root;
+  return Id;
 }
 
 Pos Package::pos(int Mod, TSNode N) const {

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include "Checks.h"
+#include "Imports.h"
 #include "Model.h"
 #include "Schedule.h"
 #include "Sources.h"
@@ -39,6 +40,7 @@ struct Loaded {
   SourceLayout Layout;
   std::string Name;
   bool IsPackage = false;
+  bool Loose = false; // see ModuleId::Loose
 };
 
 struct ParserDeleter {
@@ -114,7 +116,10 @@ TSPoint firstError(TSNode N) {
 void load(const std::string &Path, Loaded &L) {
   if (!readSource(Path, L.Text, L.Problem, L.Layout))
     return;
-  L.Name = moduleNameFor(Path, L.IsPackage);
+  ModuleId Id = moduleIdFor(Path);
+  L.Name = std::move(Id.Name);
+  L.IsPackage = Id.IsPackage;
+  L.Loose = Id.Loose;
   TSParser *Parser = threadParser();
   TSTree *T = ts_parser_parse_string(Parser, nullptr, L.Text.data(),
                                      (uint32_t)L.Text.size());
@@ -148,21 +153,31 @@ void load(const std::string &Path, Loaded &L) {
 
 } // namespace
 
-/// The directory a module's dotted name is relative to: the parent of its
-/// outermost package folder (the folder sys.path would name).
+/// Bounds the context a few named files can pull in.
+static constexpr size_t MaxContextFiles = 20000;
+
+static std::string absolutePath(const std::string &Path) {
+  llvm::SmallString<256> A(Path);
+  llvm::sys::fs::make_absolute(A);
+  llvm::sys::path::remove_dots(A, /*remove_dot_dot=*/true);
+  return A.str().str();
+}
+
+/// A context file's path as the user would write it: relative to the
+/// working directory when it lies below it.
+static std::string displayPath(const std::string &Absolute) {
+  llvm::SmallString<256> Cwd;
+  if (llvm::sys::fs::current_path(Cwd))
+    return Absolute;
+  std::string Prefix = Cwd.str().str() + "/";
+  if (llvm::StringRef(Absolute).starts_with(Prefix))
+    return Absolute.substr(Prefix.size());
+  return Absolute;
+}
+
+/// The folder a module's dotted name is relative to (the sys.path entry).
 static std::string importRoot(const std::string &Path) {
-  llvm::SmallString<256> Dir(Path);
-  llvm::sys::fs::make_absolute(Dir);
-  llvm::sys::path::remove_dots(Dir, /*remove_dot_dot=*/true);
-  Dir = llvm::sys::path::parent_path(Dir);
-  for (int Depth = 0; Depth < 64 && !Dir.empty(); ++Depth) {
-    llvm::SmallString<256> Init(Dir);
-    llvm::sys::path::append(Init, "__init__.py");
-    if (!llvm::sys::fs::exists(Init))
-      break;
-    Dir = llvm::sys::path::parent_path(Dir);
-  }
-  return Dir.str().str();
+  return moduleIdFor(Path).Root;
 }
 
 /// Split the files into scans in which every dotted module name is unique.
@@ -183,10 +198,8 @@ scansWithUniqueNames(const std::vector<std::string> &Files) {
   std::vector<Scan> Scans;
   for (auto &[Root, RootFiles] : ByRoot) {
     std::set<std::string> Names;
-    for (const std::string &F : RootFiles) {
-      bool IsPackage;
-      Names.insert(moduleNameFor(F, IsPackage));
-    }
+    for (const std::string &F : RootFiles)
+      Names.insert(moduleIdFor(F).Name);
     Scan *Into = nullptr;
     for (Scan &S : Scans) {
       bool Clash = llvm::any_of(Names, [&](const std::string &N) {
@@ -216,16 +229,17 @@ scansWithUniqueNames(const std::vector<std::string> &Files) {
 }
 
 static void analyzeScan(const std::vector<std::string> &ScanFiles,
-                        CatalogProvider &Catalogs, unsigned Jobs, Result &R);
+                        CatalogProvider &Catalogs, const Options &Opts,
+                        Result &R);
 
 Result tether::python::analyze(const std::vector<std::string> &Paths,
-                               CatalogProvider &Catalogs, unsigned Jobs) {
+                               CatalogProvider &Catalogs, const Options &Opts) {
   installTreeAllocator();
   Result R;
   Discovery D = discover(Paths);
   R.Problems = std::move(D.Problems);
   for (const std::vector<std::string> &Scan : scansWithUniqueNames(D.Files)) {
-    analyzeScan(Scan, Catalogs, Jobs, R);
+    analyzeScan(Scan, Catalogs, Opts, R);
     if (!R.FatalError.empty())
       break;
   }
@@ -233,35 +247,78 @@ Result tether::python::analyze(const std::vector<std::string> &Paths,
 }
 
 static void analyzeScan(const std::vector<std::string> &ScanFiles,
-                        CatalogProvider &Catalogs, unsigned Jobs, Result &R) {
-  // Catalogs first: a malformed .tether.yaml stops the scan.
-  std::vector<std::shared_ptr<const CompiledCatalog>> Cats(ScanFiles.size());
-  for (size_t I = 0; I < ScanFiles.size(); ++I) {
-    auto C = Catalogs.forFile(ScanFiles[I]);
-    if (!C) {
-      R.FatalError = llvm::toString(C.takeError());
-      return;
+                        CatalogProvider &Catalogs, const Options &Opts,
+                        Result &R) {
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Opts.Jobs));
+  // The named files first; then, level by level, the modules they import
+  // that live under their import roots, read as context (see Imports.h).
+  std::vector<std::string> Paths = ScanFiles;
+  std::vector<bool> IsContext(ScanFiles.size(), false);
+  std::vector<std::unique_ptr<Loaded>> Files;
+  std::vector<std::shared_ptr<const CompiledCatalog>> Cats;
+  std::set<std::string> Seen, Roots;
+  for (const std::string &F : ScanFiles) {
+    std::string Abs = absolutePath(F);
+    Seen.insert(Abs);
+    ModuleId Id = moduleIdFor(F);
+    Roots.insert(Id.Root);
+    if (Id.Loose) // a script imports its siblings by their bare names
+      Roots.insert(llvm::sys::path::parent_path(Abs).str());
+  }
+  for (size_t Done = 0; Done < Paths.size();) {
+    const size_t End = Paths.size();
+    // Catalogs first: a malformed .tether.yaml stops the scan.
+    for (size_t I = Done; I < End; ++I) {
+      auto C = Catalogs.forFile(Paths[I]);
+      if (!C) {
+        R.FatalError = llvm::toString(C.takeError());
+        return;
+      }
+      Cats.push_back(*C);
+      Files.push_back(std::make_unique<Loaded>());
     }
-    Cats[I] = *C;
+    for (size_t I = Done; I < End; ++I)
+      Pool.async([&, I] { load(Paths[I], *Files[I]); });
+    Pool.wait();
+    for (size_t I = Done; I < End && Opts.FollowImports; ++I) {
+      const Loaded &L = *Files[I];
+      if (!L.Tree)
+        continue;
+      for (const std::string &Name :
+           importedModules(ts_tree_root_node(L.Tree), L.Text, L.Name, L.IsPackage))
+        for (const std::string &Root : Roots) {
+          std::string Found = modulePath(Root, Name);
+          if (Found.empty() || Paths.size() >= MaxContextFiles ||
+              !Seen.insert(absolutePath(Found)).second)
+            continue;
+          Paths.push_back(displayPath(Found));
+          IsContext.push_back(true);
+        }
+    }
+    Done = End;
   }
 
-  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
-  std::vector<Loaded> Files(ScanFiles.size());
-  for (size_t I = 0; I < ScanFiles.size(); ++I)
-    Pool.async([&, I] { load(ScanFiles[I], Files[I]); });
-  Pool.wait();
-
   Package P;
-  for (size_t I = 0; I < ScanFiles.size(); ++I) {
-    Loaded &L = Files[I];
+  std::set<std::string> ContextPaths;
+  for (size_t I = 0; I < Paths.size(); ++I) {
+    Loaded &L = *Files[I];
     if (!L.Tree) {
-      R.Problems.push_back({ScanFiles[I], L.Problem});
+      // An imported file that cannot be read is only missing context; its
+      // problem is reported when it is named itself.
+      if (!IsContext[I])
+        R.Problems.push_back({Paths[I], L.Problem});
+      continue;
+    }
+    // A context module never shadows a named one of the same name.
+    if (IsContext[I] && P.ModuleByName.count(L.Name)) {
+      ts_tree_delete(L.Tree);
       continue;
     }
     auto M = std::make_unique<Module>();
-    M->Path = ScanFiles[I];
+    M->Path = Paths[I];
     M->Name = std::move(L.Name);
     M->IsPackage = L.IsPackage;
+    M->Loose = L.Loose;
     M->Source = std::move(L.Text);
     M->Layout = L.Layout;
     M->Tree = L.Tree;
@@ -269,8 +326,25 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     int Idx = (int)P.Modules.size();
     P.ModuleByName.emplace(M->Name, Idx);
     P.Modules.push_back(std::move(M));
+    if (IsContext[I])
+      ContextPaths.insert(Paths[I]);
+    else
+      ++R.FilesRead;
   }
-  R.FilesRead += (unsigned)P.Modules.size();
+  R.ContextFilesRead += (unsigned)ContextPaths.size();
+  // A loose module is also importable by its bare stem from its own folder
+  // (sys.path[0] of a script there): an alias, where no module has that name
+  // and no other loose module has that stem.
+  std::map<std::string, std::vector<int>> ByStem;
+  for (size_t I = 0; I < P.Modules.size(); ++I) {
+    const Module &M = *P.Modules[I];
+    std::string Stem = llvm::sys::path::stem(M.Path).str();
+    if (M.Loose && M.Name != Stem)
+      ByStem[Stem].push_back((int)I);
+  }
+  for (const auto &[Stem, Mods] : ByStem)
+    if (Mods.size() == 1)
+      P.ModuleByName.emplace(Stem, Mods[0]);
   std::vector<Package::IndexOut> Indexed(P.Modules.size());
   for (size_t I = 0; I < P.Modules.size(); ++I)
     Pool.async([&, I] { P.indexModule((int)I, Indexed[I]); });
@@ -299,6 +373,8 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   for (auto &M : P.Modules)
     ByPath.emplace(M->Path, M.get());
   for (Finding &F : P.Findings) {
+    if (ContextPaths.count(F.Loc.File))
+      continue; // context: not what was asked about
     auto &S = Supp[F.Loc.File];
     if (!S) {
       auto It = ByPath.find(F.Loc.File);

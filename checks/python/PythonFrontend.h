@@ -27,16 +27,25 @@ struct FileProblem {
 struct Result {
   std::vector<Finding> Findings; ///< Unsorted; NOLINT/noqa already applied.
   std::vector<FileProblem> Problems;
-  unsigned FilesRead = 0;
+  unsigned FilesRead = 0;        ///< Of the files named (or found in named directories).
+  unsigned ContextFilesRead = 0; ///< Imported files read as context.
   /// Set when the scan cannot proceed at all (a malformed .tether.yaml):
   /// the CLI prints it and exits 2.
   std::string FatalError;
 };
 
+struct Options {
+  unsigned Jobs = 0; ///< 0: all cores.
+  /// Also read, as context, the modules the named files import (at any
+  /// depth) that live under the files' import roots: their summaries count,
+  /// their findings are not reported.
+  bool FollowImports = true;
+};
+
 /// Analyse the given .py files and directories (searched recursively for
 /// *.py, symlink loops detected) as one package.
 Result analyze(const std::vector<std::string> &Paths,
-               CatalogProvider &Catalogs, unsigned Jobs);
+               CatalogProvider &Catalogs, const Options &Opts);
 
 } // namespace tether::python
 

@@ -16,6 +16,9 @@ namespace {
 struct AVal {
   uint8_t Weak = 0; ///< 0 strong, 1 maybe a weak ref, 2 a weak ref.
   Pos WeakAt;       ///< The (first) conversion.
+  /// That conversion happened inside another function (a helper that
+  /// returns a weak ref of its argument), not written here.
+  bool WeakViaHelper = false;
   int WeakOfParam = -1;
   std::string Holder; ///< The local that strongly holds the memory.
   bool Fresh = false; ///< Made here (an op's result), owned by locals only.
@@ -41,8 +44,10 @@ struct AVal {
 AVal joinVal(const AVal &A, const AVal &B) {
   AVal R = A;
   R.Weak = (A.Weak == 2 && B.Weak == 2) ? 2 : (A.Weak || B.Weak ? 1 : 0);
-  if (!A.Weak)
+  if (!A.Weak) {
     R.WeakAt = B.WeakAt;
+    R.WeakViaHelper = B.WeakViaHelper;
+  }
   if (A.WeakOfParam != B.WeakOfParam)
     R.WeakOfParam = -1;
   if (A.Holder != B.Holder)
@@ -1289,8 +1294,20 @@ AVal FnWalker::convert(const AVal &Arg, TSNode ArgNode, Pos At, int Helper,
       if (H.Sum.Params[I].WeakRefs && H.Sum.Params[I].ConvAt == HelperAt)
         PName = H.Params[I];
   }
+  // A second conversion hides where ownership was given up when the two are
+  // not both written in this function: nested in one expression (never
+  // meant), or one of them inside a helper. A local converted again in the
+  // function that made it weak is a visible no-op -- vLLM's
+  // `output = weak_ref_tensors(output)` inside the capture followed by
+  // `entry.output = weak_ref_tensors(output)` after it -- and not reported.
+  const bool ThisFunctionConverts = Helper < 0 && !HelperAt.valid();
+  TSNode ArgExpr = isNull(ArgNode) ? TSNode{} : stripParens(ArgNode);
+  const bool Nested = !isNull(ArgExpr) && kind(ArgExpr) == G.Call &&
+                      Arg.WeakAt == pos(ArgExpr);
+  const bool Hidden =
+      Nested || !ThisFunctionConverts || Arg.WeakViaHelper;
   if (Report && !isNull(ArgNode)) {
-    if (Arg.Weak == 2) {
+    if (Arg.Weak == 2 && Hidden) {
       std::vector<Note> Notes{note(Arg.WeakAt, msg::DoubleWeakRefFirst)};
       if (Helper >= 0) {
         Notes.push_back(note(pos(ArgNode), fill(msg::DoubleWeakRefPassed, HelperName)));
@@ -1347,6 +1364,7 @@ AVal FnWalker::convert(const AVal &Arg, TSNode ArgNode, Pos At, int Helper,
   AVal R;
   R.Weak = 2;
   R.WeakAt = Arg.Weak ? Arg.WeakAt : At;
+  R.WeakViaHelper = Arg.Weak ? Arg.WeakViaHelper : !ThisFunctionConverts;
   R.WeakOfParam = Arg.Param >= 0 ? Arg.Param : Arg.WeakOfParam;
   R.Holder = Arg.Holder;
   R.HolderDiesAt = Arg.HolderDiesAt;

@@ -62,6 +62,12 @@ static cl::opt<std::string>
 static cl::opt<unsigned> Jobs("j", cl::desc("Parallel jobs (default 0: all cores)"),
                               cl::init(0), cl::Prefix, cl::sub(CheckCmd),
                               cl::cat(TetherCat));
+static cl::opt<bool> FollowImports(
+    "follow-imports",
+    cl::desc("Python: also read, as context, the modules the named files "
+             "import from their own packages (their findings are not "
+             "reported); =false analyses the named files alone"),
+    cl::init(true), cl::sub(CheckCmd), cl::cat(TetherCat));
 static cl::opt<bool> Fix("fix", cl::desc("Apply unambiguous fix-its (C++)"),
                          cl::sub(CheckCmd), cl::cat(TetherCat));
 static cl::opt<bool> ListChecks("list-checks",
@@ -232,7 +238,10 @@ static int runCheck(const CxxOptions &CxxOpts) {
   }
   if (!Inputs->Python.empty()) {
 #ifdef TETHER_HAVE_PYTHON
-    python::Result R = python::analyze(Inputs->Python, Catalogs, CxxOpts.Jobs);
+    python::Options PyOpts;
+    PyOpts.Jobs = CxxOpts.Jobs;
+    PyOpts.FollowImports = FollowImports;
+    python::Result R = python::analyze(Inputs->Python, Catalogs, PyOpts);
     if (!R.FatalError.empty())
       return fail(R.FatalError);
     for (const python::FileProblem &P : R.Problems)
@@ -338,7 +347,9 @@ static std::vector<Finding> analyzeDocument(const CxxOptions &CxxOpts,
         return {};
       Files.push_back(std::string(Copy));
     }
-    python::Result R = python::analyze(Files, Catalogs, 1);
+    python::Options PyOpts;
+    PyOpts.Jobs = 1;
+    python::Result R = python::analyze(Files, Catalogs, PyOpts);
     for (const python::FileProblem &P : R.Problems)
       llvm::errs() << "tether lsp: " << P.File << ": " << P.Message << "\n";
     std::vector<Finding> Out;

@@ -77,19 +77,19 @@ const VarDecl *tether::cxx::referencedVar(const Expr *E) {
 
 namespace {
 /// Which local variables may hold a weak reference, and where it was made.
-using WeakState = llvm::SmallDenseMap<const VarDecl *, SourceLocation, 4>;
+using WeakState = llvm::SmallDenseMap<const VarDecl *, const CallExpr *, 4>;
 
 void mergeInto(WeakState &To, const WeakState &From) {
-  for (const auto &[V, Loc] : From)
-    To.try_emplace(V, Loc);
+  for (const auto &[V, Origin] : From)
+    To.try_emplace(V, Origin);
 }
 
 bool sameState(const WeakState &A, const WeakState &B) {
   if (A.size() != B.size())
     return false;
-  for (const auto &[V, Loc] : A) {
+  for (const auto &[V, Origin] : A) {
     auto It = B.find(V);
-    if (It == B.end() || It->second != Loc)
+    if (It == B.end() || It->second != Origin)
       return false;
   }
   return true;
@@ -289,24 +289,19 @@ WeakRefModel::asConversion(const CallExpr *Call) const {
   return std::nullopt;
 }
 
-SourceLocation WeakRefModel::weakOrigin(const Expr *E) const {
+const CallExpr *WeakRefModel::weakOrigin(const Expr *E) const {
   E = peel(E);
   if (!E)
-    return {};
-  if (const auto *Call = dyn_cast<CallExpr>(E)) {
-    if (asConversion(Call))
-      return Call->getBeginLoc();
-    return {};
-  }
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
-    auto It = UseOrigin.find(DRE);
-    return It == UseOrigin.end() ? SourceLocation() : It->second;
-  }
+    return nullptr;
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return asConversion(Call) ? Call : nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return UseOrigin.lookup(DRE);
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(E)) {
-    SourceLocation L = weakOrigin(CO->getTrueExpr());
-    return L.isValid() ? L : weakOrigin(CO->getFalseExpr());
+    const CallExpr *C = weakOrigin(CO->getTrueExpr());
+    return C ? C : weakOrigin(CO->getFalseExpr());
   }
-  return {};
+  return nullptr;
 }
 
 void WeakRefModel::summarize(llvm::ArrayRef<const FunctionDecl *> Defs) {
@@ -368,9 +363,8 @@ bool WeakRefModel::analyseFunction(FunctionInfo &Info) {
     auto Assign = [&](const VarDecl *V, const Expr *Value) {
       if (!isTracked(V))
         return;
-      SourceLocation L = Value ? weakOrigin(Value) : SourceLocation();
-      if (L.isValid())
-        St[V] = L;
+      if (const CallExpr *Origin = Value ? weakOrigin(Value) : nullptr)
+        St[V] = Origin;
       else
         St.erase(V);
     };
@@ -392,7 +386,7 @@ bool WeakRefModel::analyseFunction(FunctionInfo &Info) {
       return;
     }
     if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
-      if (Ret->getRetValue() && weakOrigin(Ret->getRetValue()).isValid() &&
+      if (Ret->getRetValue() && weakOrigin(Ret->getRetValue()) &&
           !Info.ReturnsWeak) {
         Info.ReturnsWeak = true;
         SummaryChanged = true;

@@ -78,10 +78,10 @@ public:
   const llvm::DenseMap<unsigned, ParamConversion> *
   convertedParams(const clang::FunctionDecl *FD) const;
 
-  /// Where the weak reference that E may evaluate to was made, or an invalid
-  /// location when E is (on every path) not a weak reference. E must be an
+  /// The conversion that made the weak reference E may evaluate to, or null
+  /// when E is (on every path) not a weak reference. E must be an
   /// expression of a summarised function.
-  clang::SourceLocation weakOrigin(const clang::Expr *E) const;
+  const clang::CallExpr *weakOrigin(const clang::Expr *E) const;
 
   /// The CFG of a summarised function (null when none could be built).
   const clang::CFG *cfgOf(const clang::FunctionDecl *FD) const;
@@ -101,7 +101,7 @@ private:
   std::vector<std::unique_ptr<FunctionInfo>> Functions;
   llvm::DenseMap<const clang::FunctionDecl *, FunctionInfo *> ByDecl;
   /// Weak origin of each variable use, from the local flow.
-  llvm::DenseMap<const clang::DeclRefExpr *, clang::SourceLocation> UseOrigin;
+  llvm::DenseMap<const clang::DeclRefExpr *, const clang::CallExpr *> UseOrigin;
   mutable llvm::DenseMap<const clang::FunctionDecl *, bool> WeakRefCache,
       BlobCache;
 };

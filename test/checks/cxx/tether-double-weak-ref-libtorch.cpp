@@ -47,11 +47,23 @@ at::Tensor paged_attention_fixed(const at::Tensor &query, int64_t num_tokens) {
   return at::empty_like(query);
 }
 
+// A view that owns nothing, under a name the catalog does not know: only
+// its body says it is a weak reference.
+at::Tensor unowned_view(const at::Tensor &t) {
+  return at::from_blob(t.data_ptr(), t.sizes(), t.strides(), t.options());
+}
+
 at::Tensor weak_of_weak(const at::Tensor &x) {
-  at::Tensor w = weak_ref_tensor(x);
+  at::Tensor w = unowned_view(x);
   return weak_ref_tensor(w);
   // CHECK: :[[@LINE-1]]:10: warning: weak-ref conversion of a value that is already a weak reference
   // CHECK: :[[@LINE-3]]:18: note: first weak reference made here
+}
+
+// Negative twin: both conversions written here, through a local.
+at::Tensor visible_reconversion(const at::Tensor &x) {
+  at::Tensor w = weak_ref_tensor(x);
+  return weak_ref_tensor(w);
 }
 
 at::Tensor weak_of_owned(const at::Tensor &x) {

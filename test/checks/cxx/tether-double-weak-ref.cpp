@@ -33,7 +33,7 @@ at::Tensor nested_parens_and_helper(const at::Tensor &x) {
 }
 
 at::Tensor blob_of_weak(const at::Tensor &x) {
-  at::Tensor w = weak_ref_tensor(x);
+  at::Tensor w = alias_of(x);
   return at::from_blob(w.data_ptr(), w.sizes(), w.options());
   // CHECK: :[[@LINE-1]]:10: warning: weak-ref conversion of a value that is already a weak reference
   // CHECK: :[[@LINE-3]]:18: note: first weak reference made here
@@ -48,10 +48,12 @@ at::Tensor two_tensors(const at::Tensor &x, const at::Tensor &y) {
 }
 
 //===--- locals: reaching definitions on the CFG -------------------------===//
+// A local is reported when one of its two conversions is hidden in a helper
+// (here alias_of); both written in one function, it is a visible no-op.
 at::Tensor some_path(const at::Tensor &x, bool c) {
   at::Tensor w = x;
   if (c)
-    w = weak_ref_tensor(x);
+    w = alias_of(x);
   return weak_ref_tensor(w);
   // CHECK: :[[@LINE-1]]:10: warning: weak-ref conversion of a value that is already a weak reference
   // CHECK: :[[@LINE-3]]:9: note: first weak reference made here
@@ -64,14 +66,14 @@ at::Tensor in_loop(const at::Tensor &x, int n) {
     // CHECK: :[[@LINE-1]]:20: warning: weak-ref conversion of a value that is already a weak reference
     // CHECK: :[[@LINE+2]]:9: note: first weak reference made here
     (void)v;
-    w = weak_ref_tensor(x);
+    w = alias_of(x);
   }
   return w;
 }
 
 // Negative twin: the weak definition is killed on every path.
 at::Tensor killed(const at::Tensor &x) {
-  at::Tensor w = weak_ref_tensor(x);
+  at::Tensor w = alias_of(x);
   w = x.clone();
   return weak_ref_tensor(w);
 }
@@ -80,8 +82,24 @@ at::Tensor killed(const at::Tensor &x) {
 at::Tensor after_use(const at::Tensor &x) {
   at::Tensor w = x;
   at::Tensor r = weak_ref_tensor(w);
-  w = weak_ref_tensor(x);
+  w = alias_of(x);
   return r;
+}
+
+// Negative twins: both conversions written in this function, through a
+// local -- vLLM's wrappers weaken a capture's output inside it and store a
+// weak ref of it after.
+struct Entry {
+  at::Tensor output;
+};
+void store_output(Entry &entry, const at::Tensor &out) {
+  at::Tensor output = weak_ref_tensor(out);
+  entry.output = weak_ref_tensor(output);
+}
+
+at::Tensor blob_of_local_weak(const at::Tensor &x) {
+  at::Tensor w = weak_ref_tensor(x);
+  return at::from_blob(w.data_ptr(), w.sizes(), w.options());
 }
 
 //===--- across functions: the paged-attention double conversion ---------===//
@@ -148,7 +166,7 @@ at::Tensor ascend_twice(at::Tensor &x) {
 }
 
 at::Tensor npu_blob_of_weak(const at::Tensor &x) {
-  at::Tensor w = weak_ref_tensor(x);
+  at::Tensor w = alias_of(x);
   void *p = w.data_ptr();
   return at_npu::native::from_blob(p, w.sizes(), w.options());
   // CHECK: :[[@LINE-1]]:10: warning: weak-ref conversion of a value that is already a weak reference
@@ -157,7 +175,7 @@ at::Tensor npu_blob_of_weak(const at::Tensor &x) {
 
 // Negative twin: the pointer is re-pointed at other memory before the wrap.
 at::Tensor npu_blob_repointed(const at::Tensor &x, void *other) {
-  at::Tensor w = weak_ref_tensor(x);
+  at::Tensor w = alias_of(x);
   void *p = w.data_ptr();
   p = other;
   return at_npu::native::from_blob(p, w.sizes(), w.options());
@@ -165,14 +183,14 @@ at::Tensor npu_blob_repointed(const at::Tensor &x, void *other) {
 
 // Negative twin: torch_npu's from_blob with a deleter owns its memory.
 at::Tensor npu_blob_deleter(const at::Tensor &x) {
-  at::Tensor w = weak_ref_tensor(x);
+  at::Tensor w = alias_of(x);
   void *p = w.data_ptr();
   return at_npu::native::from_blob(p, w.sizes(), [](void *) {}, w.options());
 }
 
 //===--- for_blob(...)...make_tensor() without a deleter --------------------===//
 at::Tensor maker_of_weak(const at::Tensor &x) {
-  at::Tensor w = weak_ref_tensor(x);
+  at::Tensor w = alias_of(x);
   return at::for_blob(w.data_ptr(), w.sizes()).strides(w.strides()).make_tensor();
   // CHECK: :[[@LINE-1]]:10: warning: weak-ref conversion of a value that is already a weak reference
   // CHECK: :[[@LINE-3]]:18: note: first weak reference made here
@@ -180,6 +198,6 @@ at::Tensor maker_of_weak(const at::Tensor &x) {
 
 // Negative twin: a deleter in the chain makes the tensor manage its memory.
 at::Tensor maker_with_deleter(const at::Tensor &x) {
-  at::Tensor w = weak_ref_tensor(x);
+  at::Tensor w = alias_of(x);
   return at::for_blob(w.data_ptr(), w.sizes()).deleter([](void *) {}).make_tensor();
 }

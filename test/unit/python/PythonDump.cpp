@@ -7,7 +7,7 @@
 int main(int Argc, char **Argv) {
   std::vector<std::string> Paths(Argv + 1, Argv + Argc);
   tether::CatalogProvider Cats;
-  tether::python::Result R = tether::python::analyze(Paths, Cats, 0);
+  tether::python::Result R = tether::python::analyze(Paths, Cats, tether::python::Options{});
   std::sort(R.Findings.begin(), R.Findings.end());
   for (const auto &F : R.Findings) {
     std::printf("%s:%u:%u: %s: %s [%s]\n", F.Loc.File.c_str(), F.Loc.Line,

@@ -1,4 +1,5 @@
 //===- PythonFrontendTest.cpp - Units of the Python frontend --------------===//
+#include "Model.h"
 #include "PythonFrontend.h"
 #include "Suppression.h"
 #include "common/Messages.h"
@@ -45,7 +46,7 @@ std::vector<const Finding *> ofCheck(const Result &R, const char *Check) {
 
 Result run(const std::vector<std::string> &Paths) {
   CatalogProvider Cats;
-  return analyze(Paths, Cats, 1);
+  return analyze(Paths, Cats, Options{1});
 }
 
 TEST(PythonFrontend, ReExportedWeakRefHelperIsResolvedAcrossModules) {
@@ -227,7 +228,8 @@ TEST(PythonFrontend, ResultsDoNotDependOnThreads) {
             "    return hop(hop(q, 3), 3), weak(SLOTS[n])\n");
   }
   CatalogProvider Cats1, Cats4;
-  Result A = analyze({T.root()}, Cats1, 1), B = analyze({T.root()}, Cats4, 4);
+  Result A = analyze({T.root()}, Cats1, Options{1}),
+         B = analyze({T.root()}, Cats4, Options{4});
   auto Key = [](const Result &R) {
     std::vector<std::string> Out;
     for (const Finding &F : R.Findings) {
@@ -253,8 +255,34 @@ TEST(PythonFrontend, ResultsDoNotDependOnThreads) {
   // scans (freed by threads that are gone) is reused.
   for (unsigned Jobs : {3u, 1u, 2u}) {
     CatalogProvider Cats;
-    EXPECT_EQ(Key(analyze({T.root()}, Cats, Jobs)), KA);
+    EXPECT_EQ(Key(analyze({T.root()}, Cats, Options{Jobs})), KA);
   }
+}
+
+TEST(PythonFrontend, ModuleNamesFollowPackagesAndProjectRoots) {
+  TempTree T;
+  T.write("proj/pyproject.toml", "[project]\nname = \"p\"\n");
+  // A regular package: named from above its outermost __init__.py.
+  T.write("proj/pkg/__init__.py", "");
+  T.write("proj/pkg/sub/__init__.py", "");
+  ModuleId Reg = moduleIdFor(T.write("proj/pkg/sub/m.py", ""));
+  EXPECT_EQ(Reg.Name, "pkg.sub.m");
+  EXPECT_EQ(Reg.Root, T.root() + "/proj");
+  EXPECT_FALSE(Reg.Loose);
+  ModuleId Init = moduleIdFor(T.root() + "/proj/pkg/sub/__init__.py");
+  EXPECT_EQ(Init.Name, "pkg.sub");
+  EXPECT_TRUE(Init.IsPackage);
+  // Namespace packages: from the project root, src/ in the src layout.
+  ModuleId Ns = moduleIdFor(T.write("proj/src/ns/a/mod.py", ""));
+  EXPECT_EQ(Ns.Name, "ns.a.mod");
+  EXPECT_EQ(Ns.Root, T.root() + "/proj/src");
+  EXPECT_TRUE(Ns.Loose);
+  EXPECT_EQ(moduleIdFor(T.write("proj/tools/run.py", "")).Name, "tools.run");
+  // A folder name that cannot be imported, or no project root: the stem.
+  EXPECT_EQ(moduleIdFor(T.write("proj/my-tools/run.py", "")).Name, "run");
+  ModuleId Bare = moduleIdFor(T.write("bare/ns/m.py", ""));
+  EXPECT_EQ(Bare.Name, "m");
+  EXPECT_EQ(Bare.Root, T.root() + "/bare/ns");
 }
 
 } // namespace

@@ -1,0 +1,2 @@
+def rows(q):
+    return q.shape[0]

@@ -1,0 +1,2 @@
+def key_of(n):
+    return int(n)
