@@ -94,8 +94,68 @@ bool findPython2(TSNode Root, TSPoint &Where) {
   return false;
 }
 
-/// The first syntax error (an ERROR or a MISSING node) of a tree with one.
-TSPoint firstError(TSNode N) {
+/// A compound statement whose body holds no statement (`if x:` followed by
+/// a line at the same indentation). tree-sitter's grammar accepts it as an
+/// empty block; CPython rejects the file ("expected an indented block").
+bool findEmptyBlock(TSNode Root, TSPoint &Where) {
+  const Grammar &G = Grammar::get();
+  std::vector<TSNode> Work{Root};
+  while (!Work.empty()) {
+    TSNode N = Work.back();
+    Work.pop_back();
+    bool Found = false;
+    forEachChild(N, true, [&](TSNode C, TSFieldId) {
+      if (Found)
+        return;
+      TSSymbol K = ts_node_symbol(C);
+      if (K == G.Block) {
+        bool HasStatement = false;
+        forEachChild(C, true, [&](TSNode S, TSFieldId) {
+          HasStatement |= ts_node_symbol(S) != G.Comment;
+        });
+        if (!HasStatement) {
+          Where = ts_node_start_point(C);
+          Found = true;
+          return;
+        }
+        Work.push_back(C);
+      } else if (K == G.FunctionDef || K == G.ClassDef || K == G.DecoratedDef ||
+                 K == G.If || K == G.Elif || K == G.Else || K == G.For ||
+                 K == G.While || K == G.Try || K == G.Except ||
+                 K == G.Finally || K == G.With || K == G.ExceptGroup) {
+        Work.push_back(C);
+      }
+    });
+    if (Found)
+      return true;
+  }
+  return false;
+}
+
+/// Where the first syntax error of a tree with one is. An ERROR node may
+/// wrap everything from the start of the file (tree-sitter's recovery keeps
+/// the statements it could parse inside it), so its start says little:
+/// prefer, in document order, a MISSING token or an ERROR node that holds no
+/// nested error and at most two children -- the tokens that did not fit.
+TSPoint firstError(TSNode Root) {
+  std::vector<TSNode> Work{Root};
+  while (!Work.empty()) {
+    TSNode N = Work.back();
+    Work.pop_back();
+    if (ts_node_is_missing(N))
+      return ts_node_start_point(N);
+    std::vector<TSNode> Bad;
+    forEachChild(N, false, [&](TSNode C, TSFieldId) {
+      if (ts_node_has_error(C) || ts_node_is_missing(C))
+        Bad.push_back(C);
+    });
+    if (isErrorNode(N) && Bad.empty() && ts_node_child_count(N) <= 2)
+      return ts_node_start_point(N);
+    for (auto It = Bad.rbegin(); It != Bad.rend(); ++It)
+      Work.push_back(*It); // first child on top: document order
+  }
+  // No small error: the outermost one's start.
+  TSNode N = Root;
   while (true) {
     if (isErrorNode(N) || ts_node_is_missing(N))
       return ts_node_start_point(N);
@@ -145,6 +205,13 @@ void load(const std::string &Path, Loaded &L) {
   if (IsPy2) {
     L.Problem = "Python 2 source (print/exec statement at " + at(Py2) +
                 "); only Python 3 is analysed";
+    ts_tree_delete(T);
+    return;
+  }
+  TSPoint Empty;
+  if (findEmptyBlock(Root, Empty)) {
+    L.Problem = "syntax error at " + at(Empty) +
+                " (expected an indented block); not analysed";
     ts_tree_delete(T);
     return;
   }
