@@ -118,6 +118,17 @@ Location locate(LineTable &Lines, StringRef File, unsigned Offset,
 }
 } // namespace
 
+bool tether::hasCompileCommands(const std::string &File,
+                                const CxxOptions &Opts) {
+  std::string Err;
+  auto DB = databaseFor(File, Opts, Err);
+  if (!DB)
+    return false;
+  llvm::SmallString<256> Abs(File);
+  llvm::sys::fs::make_absolute(Abs);
+  return !DB->getCompileCommands(Abs).empty();
+}
+
 llvm::Error tether::checkCompileCommands(const std::vector<std::string> &Files,
                                          const CxxOptions &Opts) {
   for (const std::string &F : Files) {

@@ -25,6 +25,10 @@ struct CxxResult {
   std::vector<std::string> Errors;
 };
 
+/// Whether a compile command can be found for File (the "--" arguments, -p,
+/// or a database above it).
+bool hasCompileCommands(const std::string &File, const CxxOptions &Opts);
+
 /// Checks that every file has a compile command before any work starts, so
 /// a missing database is a usage error, not a partial run.
 llvm::Error checkCompileCommands(const std::vector<std::string> &Files,

@@ -67,6 +67,8 @@ llvm::Expected<InputSet> tether::collectInputs(llvm::ArrayRef<std::string> Paths
     if (EC)
       return llvm::createStringError(P + ": " + EC.message());
     std::sort(Sources.begin(), Sources.end());
+    for (const std::string &S : Sources)
+      Out.CxxFoundIn.emplace(S, P);
     Out.Cxx.insert(Out.Cxx.end(), Sources.begin(), Sources.end());
     if (HasPython)
       Out.Python.push_back(P);

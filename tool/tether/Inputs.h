@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,9 @@ struct InputSet {
   /// .py files and directories, as given: the Python frontend walks
   /// directories itself, as one package.
   std::vector<std::string> Python;
+  /// The C/C++ sources found inside a directory argument, by that argument
+  /// (named files are not here).
+  std::map<std::string, std::string> CxxFoundIn;
 };
 
 /// Directories contribute their C/C++ sources (recursively, hidden folders

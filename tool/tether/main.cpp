@@ -223,6 +223,32 @@ static int runCheck(const CxxOptions &CxxOpts) {
   for (const std::string &F : Inputs->Cxx)
     if (auto C = Catalogs.forFile(F); !C)
       return fail(llvm::toString(C.takeError()));
+  // C/C++ sources found inside a directory (a mixed repository: Python
+  // package plus csrc/) need a compile command only when the user gave a
+  // way to find one; without -p or "--" those with none are left out, one
+  // line per directory. A named file without one stays an error.
+  bool SkippedAll = false;
+  if (CxxOpts.BuildPath.empty() && !CxxOpts.HaveFixedArgs &&
+      !Inputs->CxxFoundIn.empty()) {
+    std::map<std::string, unsigned> Skipped;
+    llvm::erase_if(Inputs->Cxx, [&](const std::string &F) {
+      auto It = Inputs->CxxFoundIn.find(F);
+      if (It == Inputs->CxxFoundIn.end() || hasCompileCommands(F, CxxOpts))
+        return false;
+      ++Skipped[It->second];
+      return true;
+    });
+    for (const auto &[Dir, N] : Skipped)
+      llvm::errs() << "tether: " << Dir << ": " << N << " C/C++ source"
+                   << (N == 1 ? "" : "s")
+                   << " with no compile_commands.json or compile_flags.txt "
+                      "above; not analysed (pass -p BUILD_DIR or compiler "
+                      "flags after --)\n";
+    SkippedAll = !Skipped.empty() && Inputs->Cxx.empty() &&
+                 Inputs->Python.empty();
+  }
+  if (SkippedAll)
+    return 2; // nothing left to analyse
   if (!Inputs->Cxx.empty())
     if (llvm::Error E = checkCompileCommands(Inputs->Cxx, CxxOpts))
       return fail(llvm::toString(std::move(E)));

@@ -4,11 +4,13 @@ usage: expect.py [--status=N] [--stderr-lines=K] [--cwd-copy=FILE]
                  -- COMMAND [ARG...]
 
 --cwd-copy runs the command in a fresh temporary directory outside the build
-tree holding a copy of FILE (for "nothing found above this file" cases).
+tree holding a copy of FILE, or of the directory tree FILE names (for
+"nothing found above this file" cases).
 
 lit's internal shell has no $? or $(...); the CLI contract needs exact exit
 statuses (0, 1, 2) and one-line errors. Output is passed through.
 """
+import os
 import shutil
 import subprocess
 import sys
@@ -31,7 +33,10 @@ if not args or len(args) < 2:
 cwd = None
 if copy:
     cwd = tempfile.mkdtemp(prefix="tether-test-", dir="/tmp")
-    shutil.copy(copy, cwd)
+    if os.path.isdir(copy):
+        shutil.copytree(copy, os.path.join(cwd, os.path.basename(copy)))
+    else:
+        shutil.copy(copy, cwd)
 try:
     proc = subprocess.run(args[1:], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, cwd=cwd)
