@@ -5,6 +5,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace tether::python;
@@ -110,4 +111,85 @@ std::string tether::python::modulePath(const std::string &Root,
   if (llvm::sys::fs::is_regular_file(P))
     return P.str().str();
   return {};
+}
+
+namespace {
+
+bool isIdentChar(char C) { return isalnum((unsigned char)C) || C == '_'; }
+
+bool namesAsWord(llvm::StringRef Text, llvm::StringRef Word) {
+  for (size_t At = Text.find(Word); At != llvm::StringRef::npos;
+       At = Text.find(Word, At + 1)) {
+    bool Before = At == 0 || !isIdentChar(Text[At - 1]);
+    size_t End = At + Word.size();
+    bool After = End >= Text.size() || !isIdentChar(Text[End]);
+    if (Before && After)
+      return true;
+  }
+  return false;
+}
+
+std::string lastPart(const std::string &Module) {
+  size_t Dot = Module.rfind('.');
+  return Dot == std::string::npos ? Module : Module.substr(Dot + 1);
+}
+
+} // namespace
+
+std::vector<std::string>
+tether::python::importersOf(const std::set<std::string> &Roots,
+                            std::vector<std::string> Modules,
+                            const std::set<std::string> &Skip, size_t Max) {
+  namespace fs = llvm::sys::fs;
+  // Every candidate's text, read once.
+  std::vector<std::pair<std::string, std::string>> Candidates;
+  std::set<std::string> Listed;
+  for (const std::string &Root : Roots) {
+    std::error_code EC;
+    for (fs::recursive_directory_iterator It(Root, EC, /*follow=*/false), End;
+         It != End && !EC && Candidates.size() < Max; It.increment(EC)) {
+      llvm::StringRef Name = llvm::sys::path::filename(It->path());
+      if ((Name.starts_with(".") && Name.size() > 1) || Name == "__pycache__") {
+        It.no_push();
+        continue;
+      }
+      if (It->type() != fs::file_type::regular_file ||
+          llvm::sys::path::extension(It->path()) != ".py" ||
+          Skip.count(It->path()) || !Listed.insert(It->path()).second)
+        continue;
+      auto Buf = llvm::MemoryBuffer::getFile(It->path(), /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false);
+      if (Buf && (*Buf)->getBufferSize() <= (8u << 20))
+        Candidates.emplace_back(It->path(), (*Buf)->getBuffer().str());
+    }
+  }
+  std::vector<std::string> Out;
+  std::vector<bool> Taken(Candidates.size(), false);
+  std::set<std::string> Wanted;
+  for (const std::string &M : Modules)
+    Wanted.insert(lastPart(M));
+  for (int Round = 0; Round < 8 && !Wanted.empty(); ++Round) {
+    std::set<std::string> Next;
+    for (size_t I = 0; I < Candidates.size(); ++I) {
+      if (Taken[I])
+        continue;
+      llvm::StringRef Text = Candidates[I].second;
+      if (!Text.contains("import"))
+        continue;
+      if (llvm::none_of(Wanted, [&](const std::string &W) {
+            return namesAsWord(Text, W);
+          }))
+        continue;
+      Taken[I] = true;
+      Out.push_back(Candidates[I].first);
+      llvm::StringRef Path = Candidates[I].first;
+      llvm::StringRef Stem = llvm::sys::path::stem(Path);
+      // A package is imported by its folder's name.
+      Next.insert(Stem == "__init__"
+                      ? llvm::sys::path::filename(llvm::sys::path::parent_path(Path)).str()
+                      : Stem.str());
+    }
+    Wanted = std::move(Next);
+  }
+  return Out;
 }

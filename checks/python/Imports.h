@@ -13,6 +13,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,17 @@ namespace tether::python {
 std::vector<std::string> importedModules(TSNode Root, std::string_view Src,
                                          const std::string &Module,
                                          bool IsPackage);
+
+/// The .py files under Roots (hidden folders and __pycache__ skipped,
+/// symlinks not followed), other than those in Skip (absolute paths), that
+/// may import one of Modules, directly or through each other: a file counts
+/// when its text names the last part of a wanted module as a word and says
+/// `import`. A change to a helper shows at its callers, so they are context
+/// too. Text only, no parse; at most Max files.
+std::vector<std::string> importersOf(const std::set<std::string> &Roots,
+                                     std::vector<std::string> Modules,
+                                     const std::set<std::string> &Skip,
+                                     size_t Max);
 
 /// The file that holds module Name under the import root Root
 /// (Root/a/b.py or Root/a/b/__init__.py), or empty.

@@ -332,6 +332,25 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     if (Id.Loose) // a script imports its siblings by their bare names
       Roots.insert(llvm::sys::path::parent_path(Abs).str());
   }
+  // The modules of the named files' own top-level packages that import
+  // them (a change to a helper shows at its callers), as context too.
+  if (Opts.FollowImports) {
+    std::set<std::string> Packages;
+    std::vector<std::string> Named;
+    for (const std::string &F : ScanFiles) {
+      ModuleId Id = moduleIdFor(F);
+      Named.push_back(Id.Name);
+      size_t Dot = Id.Name.find('.');
+      if (Dot != std::string::npos) // a module of a package, not a top one
+        Packages.insert(Id.Root + "/" + Id.Name.substr(0, Dot));
+    }
+    for (const std::string &Found :
+         importersOf(Packages, Named, Seen, MaxContextFiles))
+      if (Seen.insert(absolutePath(Found)).second) {
+        Paths.push_back(displayPath(Found));
+        IsContext.push_back(true);
+      }
+  }
   for (size_t Done = 0; Done < Paths.size();) {
     const size_t End = Paths.size();
     // Catalogs first: a malformed .tether.yaml stops the scan.
@@ -440,8 +459,13 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   for (auto &M : P.Modules)
     ByPath.emplace(M->Path, M.get());
   for (Finding &F : P.Findings) {
-    if (ContextPaths.count(F.Loc.File))
-      continue; // context: not what was asked about
+    // Context is not what was asked about, unless the finding's story runs
+    // through a named file (a caller's finding caused by a named helper).
+    if (ContextPaths.count(F.Loc.File) &&
+        llvm::none_of(F.Notes, [&](const Note &N) {
+          return ByPath.count(N.Loc.File) && !ContextPaths.count(N.Loc.File);
+        }))
+      continue;
     auto &S = Supp[F.Loc.File];
     if (!S) {
       auto It = ByPath.find(F.Loc.File);
