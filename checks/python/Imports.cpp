@@ -26,8 +26,11 @@ void addWithParents(const std::string &Name, std::vector<std::string> &Out) {
     Out.push_back(Name);
 }
 
-std::string fromBase(TSNode S, std::string_view Src, const std::string &Module,
-                     bool IsPackage) {
+} // namespace
+
+std::string tether::python::importFromModule(TSNode S, std::string_view Src,
+                                             const std::string &Module,
+                                             bool IsPackage) {
   const Grammar &G = Grammar::get();
   TSNode MN = field(S, G.FModuleName);
   if (ts_node_is_null(MN))
@@ -47,17 +50,13 @@ std::string fromBase(TSNode S, std::string_view Src, const std::string &Module,
   return Pkg.empty() ? Rest : (Rest.empty() ? Pkg : Pkg + "." + Rest);
 }
 
-} // namespace
 
 std::vector<std::string>
 tether::python::importedModules(TSNode Root, std::string_view Src,
                                 const std::string &Module, bool IsPackage) {
   const Grammar &G = Grammar::get();
   std::vector<std::string> Out;
-  std::vector<TSNode> Work{Root};
-  while (!Work.empty()) {
-    TSNode N = Work.back();
-    Work.pop_back();
+  findAmongStatements(Root, /*IntoErrors=*/false, [&](TSNode N) {
     TSSymbol K = ts_node_symbol(N);
     if (K == G.Import) {
       forEachChild(N, true, [&](TSNode C, TSFieldId F) {
@@ -66,10 +65,8 @@ tether::python::importedModules(TSNode Root, std::string_view Src,
         TSNode Name = ts_node_symbol(C) == G.AliasedImport ? field(C, G.FName) : C;
         addWithParents(std::string(nodeText(Name, Src)), Out);
       });
-      continue;
-    }
-    if (K == G.ImportFrom) {
-      std::string Base = fromBase(N, Src, Module, IsPackage);
+    } else if (K == G.ImportFrom) {
+      std::string Base = importFromModule(N, Src, Module, IsPackage);
       addWithParents(Base, Out);
       forEachChild(N, true, [&](TSNode C, TSFieldId F) {
         if (F != G.FName || Base.empty())
@@ -77,19 +74,9 @@ tether::python::importedModules(TSNode Root, std::string_view Src,
         TSNode Name = ts_node_symbol(C) == G.AliasedImport ? field(C, G.FName) : C;
         Out.push_back(Base + "." + std::string(nodeText(Name, Src)));
       });
-      continue;
     }
-    // Imports sit in statements and blocks; expressions hold none.
-    forEachChild(N, true, [&](TSNode C, TSFieldId) {
-      TSSymbol CK = ts_node_symbol(C);
-      if (CK == G.Import || CK == G.ImportFrom || CK == G.Block ||
-          CK == G.FunctionDef || CK == G.ClassDef || CK == G.DecoratedDef ||
-          CK == G.If || CK == G.Elif || CK == G.Else || CK == G.For ||
-          CK == G.While || CK == G.Try || CK == G.Except || CK == G.Finally ||
-          CK == G.With || CK == G.ExceptGroup)
-        Work.push_back(C);
-    });
-  }
+    return false; // every import, not the first
+  });
   return Out;
 }
 

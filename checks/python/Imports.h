@@ -20,6 +20,11 @@
 
 namespace tether::python {
 
+/// The absolute module a `from M import ...` statement names: M, or for a
+/// relative import M resolved against Module (a package when IsPackage).
+std::string importFromModule(TSNode ImportFrom, std::string_view Src,
+                             const std::string &Module, bool IsPackage);
+
 /// Dotted names of the modules the tree may import, absolute: for
 /// `import a.b` a and a.b; for `from a.b import c` a, a.b and a.b.c (c may be
 /// a submodule); relative imports resolved against Module (a package when

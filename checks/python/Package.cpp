@@ -1,4 +1,5 @@
 //===- Package.cpp - Modules, imports, definitions, name resolution -------===//
+#include "Imports.h"
 #include "Model.h"
 #include "Syntax.h"
 
@@ -175,11 +176,6 @@ bool Package::samePlace(int A, int B) const {
          (X.Class < 0 || Y.Class < 0);
 }
 
-static std::string parentPackage(const std::string &Name) {
-  size_t Dot = Name.rfind('.');
-  return Dot == std::string::npos ? "" : Name.substr(0, Dot);
-}
-
 static void collectParams(TSNode Params, std::string_view Src,
                           std::vector<std::string> &Out) {
   const Grammar &G = Grammar::get();
@@ -342,23 +338,7 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
       return;
     }
     if (K == G.ImportFrom) {
-      TSNode MN = field(S, G.FModuleName);
-      std::string Base;
-      if (ts_node_symbol(MN) == G.RelativeImport) {
-        std::string Pkg = M.IsPackage ? M.Name : parentPackage(M.Name);
-        std::string Rest;
-        forEachChild(MN, true, [&](TSNode C, TSFieldId) {
-          if (ts_node_symbol(C) == G.ImportPrefix) {
-            for (size_t I = 1; I < nodeText(C, Src).size(); ++I)
-              Pkg = parentPackage(Pkg);
-          } else if (ts_node_symbol(C) == G.DottedName) {
-            Rest = std::string(nodeText(C, Src));
-          }
-        });
-        Base = Pkg.empty() ? Rest : (Rest.empty() ? Pkg : Pkg + "." + Rest);
-      } else {
-        Base = std::string(nodeText(MN, Src));
-      }
+      std::string Base = importFromModule(S, Src, M.Name, M.IsPackage);
       forEachChild(S, true, [&](TSNode N, TSFieldId F) {
         if (ts_node_symbol(N) == G.WildcardImport) {
           M.StarImports.push_back(Base);

@@ -68,30 +68,13 @@ bool isErrorNode(TSNode N) {
 /// A Python 2 statement (print / exec) among the statements of the tree.
 bool findPython2(TSNode Root, TSPoint &Where) {
   const Grammar &G = Grammar::get();
-  std::vector<TSNode> Work{Root};
-  while (!Work.empty()) {
-    TSNode N = Work.back();
-    Work.pop_back();
-    bool Found = false;
-    forEachChild(N, true, [&](TSNode C, TSFieldId) {
-      if (Found)
-        return;
-      TSSymbol K = ts_node_symbol(C);
-      if (K == G.PrintStmt || K == G.ExecStmt) {
-        Where = ts_node_start_point(C);
-        Found = true;
-      } else if (K == G.Block || K == G.FunctionDef || K == G.ClassDef ||
-                 K == G.DecoratedDef || K == G.If || K == G.Elif ||
-                 K == G.Else || K == G.For || K == G.While || K == G.Try ||
-                 K == G.Except || K == G.Finally || K == G.With ||
-                 isErrorNode(C)) {
-        Work.push_back(C);
-      }
-    });
-    if (Found)
-      return true;
-  }
-  return false;
+  return findAmongStatements(Root, /*IntoErrors=*/true, [&](TSNode C) {
+    TSSymbol K = ts_node_symbol(C);
+    if (K != G.PrintStmt && K != G.ExecStmt)
+      return false;
+    Where = ts_node_start_point(C);
+    return true;
+  });
 }
 
 /// A compound statement whose body holds no statement (`if x:` followed by
@@ -99,37 +82,18 @@ bool findPython2(TSNode Root, TSPoint &Where) {
 /// empty block; CPython rejects the file ("expected an indented block").
 bool findEmptyBlock(TSNode Root, TSPoint &Where) {
   const Grammar &G = Grammar::get();
-  std::vector<TSNode> Work{Root};
-  while (!Work.empty()) {
-    TSNode N = Work.back();
-    Work.pop_back();
-    bool Found = false;
-    forEachChild(N, true, [&](TSNode C, TSFieldId) {
-      if (Found)
-        return;
-      TSSymbol K = ts_node_symbol(C);
-      if (K == G.Block) {
-        bool HasStatement = false;
-        forEachChild(C, true, [&](TSNode S, TSFieldId) {
-          HasStatement |= ts_node_symbol(S) != G.Comment;
-        });
-        if (!HasStatement) {
-          Where = ts_node_start_point(C);
-          Found = true;
-          return;
-        }
-        Work.push_back(C);
-      } else if (K == G.FunctionDef || K == G.ClassDef || K == G.DecoratedDef ||
-                 K == G.If || K == G.Elif || K == G.Else || K == G.For ||
-                 K == G.While || K == G.Try || K == G.Except ||
-                 K == G.Finally || K == G.With || K == G.ExceptGroup) {
-        Work.push_back(C);
-      }
+  return findAmongStatements(Root, /*IntoErrors=*/false, [&](TSNode C) {
+    if (ts_node_symbol(C) != G.Block)
+      return false;
+    bool HasStatement = false;
+    forEachChild(C, true, [&](TSNode S, TSFieldId) {
+      HasStatement |= ts_node_symbol(S) != G.Comment;
     });
-    if (Found)
-      return true;
-  }
-  return false;
+    if (HasStatement)
+      return false;
+    Where = ts_node_start_point(C);
+    return true;
+  });
 }
 
 /// Where the first syntax error of a tree with one is. An ERROR node may

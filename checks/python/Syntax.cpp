@@ -217,3 +217,11 @@ std::string tether::python::exprKey(TSNode N, std::string_view Src) {
       Out.push_back(C);
   return Out;
 }
+
+bool tether::python::holdsStatements(TSSymbol K) {
+  const Grammar &G = Grammar::get();
+  return K == G.Block || K == G.FunctionDef || K == G.ClassDef ||
+         K == G.DecoratedDef || K == G.If || K == G.Elif || K == G.Else ||
+         K == G.For || K == G.While || K == G.Try || K == G.Except ||
+         K == G.Finally || K == G.With || K == G.ExceptGroup;
+}

@@ -12,6 +12,7 @@
 #include <deque>
 #include <string>
 #include <string_view>
+#include <vector>
 #include <tree_sitter/api.h>
 
 extern "C" const TSLanguage *tree_sitter_python(void);
@@ -90,6 +91,38 @@ template <typename Fn> void forEachChild(TSNode N, bool NamedOnly, Fn &&F) {
     } while (ts_tree_cursor_goto_next_sibling(&C));
   }
   --S.Depth;
+}
+
+/// Whether nodes of kind K hold statements: a block, or a compound
+/// statement or one of its clauses. What a walk over statements enters.
+bool holdsStatements(TSSymbol K);
+
+/// Visits every node that sits among statements (a child of Root, of a
+/// block or of a compound statement), until Visit returns true; returns
+/// whether it did. IntoErrors also enters ERROR nodes (a statement the
+/// parser could not place may hold more).
+template <typename Fn>
+bool findAmongStatements(TSNode Root, bool IntoErrors, Fn &&Visit) {
+  std::vector<TSNode> Work{Root};
+  while (!Work.empty()) {
+    TSNode N = Work.back();
+    Work.pop_back();
+    bool Found = false;
+    forEachChild(N, true, [&](TSNode C, TSFieldId) {
+      if (Found)
+        return;
+      if (Visit(C)) {
+        Found = true;
+        return;
+      }
+      TSSymbol K = ts_node_symbol(C);
+      if (holdsStatements(K) || (IntoErrors && K == (TSSymbol)-1))
+        Work.push_back(C);
+    });
+    if (Found)
+      return true;
+  }
+  return false;
 }
 
 /// Visit N and its descendants in pre-order with one cursor; Visit returns
