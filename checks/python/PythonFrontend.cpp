@@ -72,6 +72,16 @@ bool findPython2(TSNode Root, TSPoint &Where) {
     TSSymbol K = ts_node_symbol(C);
     if (K != G.PrintStmt && K != G.ExecStmt)
       return false;
+    // `print >> x` alone is also a Python 3 expression (a shift of the
+    // print function); only `print >> f, ...` or other forms are Python 2.
+    unsigned Named = 0;
+    bool ChevronOnly = true;
+    forEachChild(C, true, [&](TSNode A, TSFieldId) {
+      ++Named;
+      ChevronOnly &= ts_node_symbol(A) == G.Chevron;
+    });
+    if (K == G.PrintStmt && Named == 1 && ChevronOnly)
+      return false;
     Where = ts_node_start_point(C);
     return true;
   });

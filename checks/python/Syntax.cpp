@@ -47,6 +47,7 @@ static Grammar make() {
   G.Break = sym(L, "break_statement");
   G.Continue = sym(L, "continue_statement");
   G.PrintStmt = sym(L, "print_statement");
+  G.Chevron = sym(L, "chevron");
   G.ExecStmt = sym(L, "exec_statement");
   G.Match = sym(L, "match_statement");
   G.Call = sym(L, "call");
