@@ -14,7 +14,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/PostOrderIterator.h"
-#include <deque>
 
 using namespace clang;
 using namespace tether;
@@ -308,24 +307,16 @@ void MaybeEmpty::analyse(
   for (const ParmVarDecl *P : F->parameters())
     if (isOptionalType(P->getType()))
       In[G->getEntry().getBlockID()][{P, nullptr}] = P->getLocation();
-  std::vector<bool> Queued(G->getNumBlockIDs(), true);
-  std::deque<const CFGBlock *> Work;
-  for (const CFGBlock *B : reversePostOrder(*G))
-    Work.push_back(B);
+  ForwardWorklist Work(*G);
   auto Flow = [&](const CFGBlock *To, const State &St) {
     State &Dst = In[To->getBlockID()];
     bool Changed = false;
     for (const auto &[K, L] : St)
       Changed |= Dst.try_emplace(K, L).second;
-    if (Changed && !Queued[To->getBlockID()]) {
-      Queued[To->getBlockID()] = true;
-      Work.push_back(To);
-    }
+    if (Changed)
+      Work.revisit(To);
   };
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.front();
-    Work.pop_front();
-    Queued[B->getBlockID()] = false;
+  while (const CFGBlock *B = Work.next()) {
     State St = In[B->getBlockID()];
     for (const CFGElement &E : *B)
       if (auto CS = E.getAs<CFGStmt>())

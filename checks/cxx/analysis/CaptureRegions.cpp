@@ -299,14 +299,8 @@ void CaptureRegions::analyseLocal(const FunctionDecl *F, const CFG &G) {
 
   // Forward may-analysis: the union of open regions over the predecessors.
   std::vector<OpenSet> In(G.getNumBlockIDs());
-  std::vector<bool> Queued(G.getNumBlockIDs(), true);
-  std::deque<const CFGBlock *> Work;
-  for (const CFGBlock *B : reversePostOrder(G))
-    Work.push_back(B);
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.front();
-    Work.pop_front();
-    Queued[B->getBlockID()] = false;
+  ForwardWorklist Work(G);
+  while (const CFGBlock *B = Work.next()) {
     OpenSet St = In[B->getBlockID()];
     for (const CFGElement &E : *B)
       Transfer(E, St);
@@ -331,10 +325,8 @@ void CaptureRegions::analyseLocal(const FunctionDecl *F, const CFG &G) {
                          Open(Cond, Cond->getBeginLoc(), nullptr, nullptr));
       for (unsigned Id : St)
         Changed |= addTo(In[Succ->getBlockID()], Id);
-      if (Changed && !Queued[Succ->getBlockID()]) {
-        Queued[Succ->getBlockID()] = true;
-        Work.push_back(Succ);
-      }
+      if (Changed)
+        Work.revisit(Succ);
     }
   }
   if (!RegionOf.empty())

@@ -3,7 +3,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/PostOrderIterator.h"
-#include <deque>
 
 using namespace clang;
 using namespace tether;
@@ -66,6 +65,28 @@ std::vector<const CFGBlock *> tether::cxx::reversePostOrder(const CFG &G) {
   Visit(&G.getEntry());
   std::vector<const CFGBlock *> Order(Post.rbegin(), Post.rend());
   return Order;
+}
+
+ForwardWorklist::ForwardWorklist(const CFG &G)
+    : Queued(G.getNumBlockIDs(), true) {
+  for (const CFGBlock *B : reversePostOrder(G))
+    Work.push_back(B);
+}
+
+const CFGBlock *ForwardWorklist::next() {
+  if (Work.empty())
+    return nullptr;
+  const CFGBlock *B = Work.front();
+  Work.pop_front();
+  Queued[B->getBlockID()] = false;
+  return B;
+}
+
+void ForwardWorklist::revisit(const CFGBlock *B) {
+  if (Queued[B->getBlockID()])
+    return;
+  Queued[B->getBlockID()] = true;
+  Work.push_back(B);
 }
 
 const VarDecl *tether::cxx::referencedVar(const Expr *E) {
@@ -412,14 +433,8 @@ bool WeakRefModel::analyseFunction(FunctionInfo &Info) {
 
   // Forward may-analysis over the blocks, to a fixpoint.
   std::vector<WeakState> In(G.getNumBlockIDs());
-  std::vector<bool> Queued(G.getNumBlockIDs(), true);
-  std::deque<const CFGBlock *> Work;
-  for (const CFGBlock *B : reversePostOrder(G))
-    Work.push_back(B);
-  while (!Work.empty()) {
-    const CFGBlock *B = Work.front();
-    Work.pop_front();
-    Queued[B->getBlockID()] = false;
+  ForwardWorklist Work(G);
+  while (const CFGBlock *B = Work.next()) {
     WeakState St = In[B->getBlockID()];
     for (const CFGElement &E : *B)
       if (auto CS = E.getAs<CFGStmt>())
@@ -431,10 +446,7 @@ bool WeakRefModel::analyseFunction(FunctionInfo &Info) {
       mergeInto(Merged, St);
       if (!sameState(Merged, In[Succ->getBlockID()])) {
         In[Succ->getBlockID()] = std::move(Merged);
-        if (!Queued[Succ->getBlockID()]) {
-          Queued[Succ->getBlockID()] = true;
-          Work.push_back(Succ);
-        }
+        Work.revisit(Succ);
       }
     }
   }

@@ -27,6 +27,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include <memory>
 #include <optional>
+#include <deque>
 #include <vector>
 
 namespace tether::cxx {
@@ -42,6 +43,22 @@ const clang::Expr *peel(const clang::Expr *E);
 /// `while (false)`) are left out, so no flow analysis lets their facts leak
 /// into live code.
 std::vector<const clang::CFGBlock *> reversePostOrder(const clang::CFG &G);
+
+/// The visiting order of a forward flow analysis to its fixpoint: every
+/// reachable block once, in reverse post-order, then (first in, first out)
+/// each block again whenever an edge into it added facts.
+class ForwardWorklist {
+public:
+  explicit ForwardWorklist(const clang::CFG &G);
+  /// The next block to visit, or null when the analysis has settled.
+  const clang::CFGBlock *next();
+  /// B's input grew: visit it again (unless it is already waiting).
+  void revisit(const clang::CFGBlock *B);
+
+private:
+  std::deque<const clang::CFGBlock *> Work;
+  std::vector<bool> Queued;
+};
 
 /// The local variable or parameter E names after peel(), if any.
 const clang::VarDecl *referencedVar(const clang::Expr *E);
