@@ -27,11 +27,7 @@ namespace msg = tether::msg;
 
 namespace {
 
-/// A position in a function's CFG.
-struct Point {
-  const CFGBlock *Block;
-  unsigned Index;
-};
+using Point = CFGPoint;
 
 /// Where the last strong reference dies.
 struct Death {
@@ -84,7 +80,9 @@ private:
                                    SourceLocation &Loc, unsigned Depth);
   llvm::ArrayRef<const DeclRefExpr *> uses(const FunctionDecl *F,
                                            const VarDecl *V);
-  std::optional<Point> pointOf(const FunctionDecl *F, const Stmt *S);
+  std::optional<Point> pointOf(const FunctionDecl *F, const Stmt *S) {
+    return Model.pointOf(F, S);
+  }
   llvm::SmallVector<Point, 2> lifetimeEnds(const FunctionDecl *F,
                                            const VarDecl *V, SourceLocation &Loc);
   /// Visit every element reachable after the given points.
@@ -98,8 +96,6 @@ private:
                  llvm::DenseMap<const VarDecl *,
                                 llvm::SmallVector<const DeclRefExpr *, 4>>>
       Uses;
-  llvm::DenseMap<const FunctionDecl *, llvm::DenseMap<const Stmt *, Point>>
-      Points;
 };
 
 llvm::ArrayRef<const DeclRefExpr *> Lifetimes::uses(const FunctionDecl *F,
@@ -117,24 +113,6 @@ llvm::ArrayRef<const DeclRefExpr *> Lifetimes::uses(const FunctionDecl *F,
   auto VIt = It->second.find(V);
   return VIt == It->second.end() ? llvm::ArrayRef<const DeclRefExpr *>()
                                  : llvm::ArrayRef(VIt->second);
-}
-
-std::optional<Point> Lifetimes::pointOf(const FunctionDecl *F, const Stmt *S) {
-  auto [It, New] = Points.try_emplace(F);
-  if (New)
-    if (const CFG *G = Model.cfgOf(F))
-      for (const CFGBlock *B : *G) {
-        unsigned I = 0;
-        for (const CFGElement &E : *B) {
-          if (auto CS = E.getAs<CFGStmt>())
-            It->second.try_emplace(CS->getStmt(), Point{B, I});
-          ++I;
-        }
-      }
-  auto PIt = It->second.find(S);
-  if (PIt == It->second.end())
-    return std::nullopt;
-  return PIt->second;
 }
 
 llvm::SmallVector<Point, 2> Lifetimes::lifetimeEnds(const FunctionDecl *F,

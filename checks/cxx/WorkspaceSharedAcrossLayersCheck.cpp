@@ -83,10 +83,7 @@ private:
   /// (a wait after a record, or a full synchronisation); Unreached when no
   /// path gets there.
   enum Sync : unsigned { None = 0, Recorded = 1, Ordered = 2, Unreached = 3 };
-  struct At {
-    const CFGBlock *Block;
-    unsigned Index;
-  };
+  using At = CFGPoint;
   /// The worst state on the paths of F from after From (the entry when
   /// null) to just before To (the exit when null), entering with Start.
   unsigned flow(const FunctionDecl *F, std::optional<At> From,
@@ -108,7 +105,6 @@ private:
   llvm::DenseMap<const FunctionDecl *,
                  llvm::DenseMap<const Stmt *, std::string>>
       Streams;
-  llvm::DenseMap<const FunctionDecl *, llvm::DenseMap<const Stmt *, At>> Points;
   llvm::DenseMap<std::pair<const FunctionDecl *, unsigned>, unsigned> Effects;
 };
 
@@ -416,24 +412,11 @@ std::string Workspaces::streamAt(const FunctionDecl *F, const Stmt *S,
 
 std::optional<Workspaces::At> Workspaces::pointOf(const FunctionDecl *F,
                                                   const Stmt *S) {
-  auto [It, New] = Points.try_emplace(F);
-  if (New)
-    if (const CFG *G = Model.cfgOf(F))
-      for (const CFGBlock *B : *G) {
-        unsigned I = 0;
-        for (const CFGElement &E : *B) {
-          if (auto CS = E.getAs<CFGStmt>())
-            It->second.try_emplace(CS->getStmt(), At{B, I});
-          ++I;
-        }
-      }
   // The innermost enclosing statement that is an element of the CFG.
   const ParentMap &PM = Where.parents(F);
-  for (unsigned Depth = 0; S && Depth < 32; ++Depth, S = PM.getParent(S)) {
-    auto PIt = It->second.find(S);
-    if (PIt != It->second.end())
-      return PIt->second;
-  }
+  for (unsigned Depth = 0; S && Depth < 32; ++Depth, S = PM.getParent(S))
+    if (auto P = Model.pointOf(F, S))
+      return P;
   return std::nullopt;
 }
 

@@ -170,6 +170,25 @@ WeakRefModel::convertedParams(const FunctionDecl *FD) const {
   return I && !I->Params.empty() ? &I->Params : nullptr;
 }
 
+std::optional<CFGPoint> WeakRefModel::pointOf(const FunctionDecl *FD,
+                                              const Stmt *S) const {
+  auto [It, New] = Points.try_emplace(FD);
+  if (New)
+    if (const CFG *G = cfgOf(FD))
+      for (const CFGBlock *B : *G) {
+        unsigned I = 0;
+        for (const CFGElement &E : *B) {
+          if (auto CS = E.getAs<CFGStmt>())
+            It->second.try_emplace(CS->getStmt(), CFGPoint{B, I});
+          ++I;
+        }
+      }
+  auto PIt = It->second.find(S);
+  if (PIt == It->second.end())
+    return std::nullopt;
+  return PIt->second;
+}
+
 const CFG *WeakRefModel::cfgOf(const FunctionDecl *FD) const {
   const FunctionInfo *I = infoFor(FD);
   return I ? I->Cfg.get() : nullptr;

@@ -44,6 +44,12 @@ const clang::Expr *peel(const clang::Expr *E);
 /// into live code.
 std::vector<const clang::CFGBlock *> reversePostOrder(const clang::CFG &G);
 
+/// A position in a function's CFG: element Index of Block.
+struct CFGPoint {
+  const clang::CFGBlock *Block;
+  unsigned Index;
+};
+
 /// The visiting order of a forward flow analysis to its fixpoint: every
 /// reachable block once, in reverse post-order, then (first in, first out)
 /// each block again whenever an edge into it added facts.
@@ -102,6 +108,10 @@ public:
 
   /// The CFG of a summarised function (null when none could be built).
   const clang::CFG *cfgOf(const clang::FunctionDecl *FD) const;
+  /// Where statement S is an element of FD's CFG, if it is one (each
+  /// function's elements are indexed once, on first use).
+  std::optional<CFGPoint> pointOf(const clang::FunctionDecl *FD,
+                                  const clang::Stmt *S) const;
 
   bool isCatalogWeakRef(const clang::FunctionDecl *FD) const;
   bool isCatalogBlob(const clang::FunctionDecl *FD) const;
@@ -119,6 +129,9 @@ private:
   llvm::DenseMap<const clang::FunctionDecl *, FunctionInfo *> ByDecl;
   /// Weak origin of each variable use, from the local flow.
   llvm::DenseMap<const clang::DeclRefExpr *, const clang::CallExpr *> UseOrigin;
+  mutable llvm::DenseMap<const clang::FunctionDecl *,
+                         llvm::DenseMap<const clang::Stmt *, CFGPoint>>
+      Points;
   mutable llvm::DenseMap<const clang::FunctionDecl *, bool> WeakRefCache,
       BlobCache;
 };
