@@ -4,6 +4,7 @@
 #define TETHER_RUNTIME_VIOLATION_H
 
 #include "event.h"
+#include "common/Messages.h"
 
 #include <cstdint>
 #include <string>
@@ -12,15 +13,7 @@
 namespace tether::rt {
 
 // The static checks' names: one doc page explains both analyses.
-namespace check {
-inline constexpr const char *WeakRefBeforeCaptureEnd =
-    "tether-weak-ref-before-capture-end";
-inline constexpr const char *DoubleWeakRef = "tether-double-weak-ref";
-inline constexpr const char *WorkspaceSharedAcrossLayers =
-    "tether-workspace-shared-across-layers";
-inline constexpr const char *WeakRefOfMaybeNull =
-    "tether-weak-ref-of-maybe-null";
-} // namespace check
+namespace check = ::tether::msg;
 
 struct Violation {
   const char *check = "";
