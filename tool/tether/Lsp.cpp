@@ -30,7 +30,11 @@ std::string tether::uriToPath(llvm::StringRef Uri) {
 }
 
 std::string tether::pathToUri(llvm::StringRef Path) {
-  std::string Out = "file://";
+  return "file://" + percentEncodePath(Path);
+}
+
+std::string tether::percentEncodePath(llvm::StringRef Path) {
+  std::string Out;
   for (char C : Path) {
     if (llvm::isAlnum(C) || llvm::StringRef("/-._~").contains(C))
       Out += C;

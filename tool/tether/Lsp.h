@@ -30,6 +30,10 @@ int serveLsp(std::FILE *In, std::FILE *Out, const DocumentAnalyzer &Analyze);
 /// file:// URIs <-> paths (percent-decoding, as editors send them).
 std::string uriToPath(llvm::StringRef Uri);
 std::string pathToUri(llvm::StringRef Path);
+/// Path as a URI path: every byte but letters, digits and "/-._~"
+/// percent-encoded (what pathToUri puts after "file://"; SARIF's
+/// repository-relative URIs are this alone).
+std::string percentEncodePath(llvm::StringRef Path);
 
 } // namespace tether
 

@@ -6,6 +6,7 @@
 // are the baseline ones, so an alert keeps its identity when code moves.
 //
 //===----------------------------------------------------------------------===//
+#include "Lsp.h"
 #include "Output.h"
 #include "common/Messages.h"
 #include "llvm/ADT/StringExtras.h"
@@ -51,25 +52,14 @@ const RuleText Rules[] = {
      "undefined tensor or an empty optional."},
 };
 
-std::string fileUri(llvm::StringRef Path) {
+Object physical(const Location &L) {
   // Relative paths stay relative to %SRCROOT% (the working directory), as
   // code scanning expects repository-relative URIs.
-  std::string Out;
-  for (char C : Path) {
-    if (llvm::isAlnum(C) || llvm::StringRef("/-._~").contains(C))
-      Out += C;
-    else
-      Out += llvm::formatv("%{0:X2}", (unsigned char)C).str();
-  }
-  return Out;
-}
-
-Object physical(const Location &L) {
-  Object Artifact{{"uri", fileUri(L.File)}};
+  Object Artifact{{"uri", percentEncodePath(L.File)}};
   if (!llvm::sys::path::is_absolute(L.File))
     Artifact["uriBaseId"] = "SRCROOT";
   else
-    Artifact["uri"] = "file://" + fileUri(L.File);
+    Artifact["uri"] = pathToUri(L.File);
   Object Region{{"startLine", L.Line}};
   if (L.Column > 0)
     Region["startColumn"] = L.Column;
@@ -146,7 +136,7 @@ void tether::writeSarif(llvm::raw_ostream &OS,
                                 {"informationUri", HelpUriBase.rtrim('/').str()},
                                 {"rules", std::move(RuleList)}}}}},
       {"originalUriBaseIds",
-       Object{{"SRCROOT", Object{{"uri", "file://" + fileUri(Cwd) + "/"}}}}},
+       Object{{"SRCROOT", Object{{"uri", pathToUri(Cwd) + "/"}}}}},
       // Columns are bytes; identical to UTF-16 units on ASCII lines.
       {"columnKind", "utf16CodeUnits"},
       {"results", std::move(Results)}};
