@@ -41,9 +41,9 @@ Ledger::Ledger(int device, const LedgerConfig &cfg)
       history_(cfg.historyEvents) {}
 
 Event Ledger::record(EventKind k, uintptr_t p, uint64_t n, uintptr_t stream,
-                     uint64_t graph, int32_t layer) {
+                     uint64_t graph, int32_t layer, uint64_t queuedSeq) {
   Event e;
-  e.seq = k == EventKind::Free ? 0 : ++seq_; // a free was numbered when queued
+  e.seq = queuedSeq ? queuedSeq : ++seq_;
   e.kind = k;
   e.ptr = p;
   e.size = n;
@@ -231,14 +231,8 @@ void Ledger::drainPending() {
 // A queued allocation: made outside any capture, so it only joins the
 // index and the history.
 void Ledger::applyAlloc(const Pending &a) {
-  Event ev;
-  ev.seq = a.seq;
-  ev.kind = EventKind::Alloc;
-  ev.ptr = a.ptr;
-  ev.size = a.size;
-  ev.stream = a.stream;
+  Event ev = record(EventKind::Alloc, a.ptr, a.size, a.stream, 0, a.layer, a.seq);
   ev.owner = a.seq;
-  ev.layer = a.layer;
   history_.push(ev);
   blocks_.insert(a.ptr, Block{a.size, a.seq, 0, a.pool, 0, a.stream, a.layer});
 }
@@ -248,15 +242,12 @@ void Ledger::applyFree(const Pending &f) {
   Block b;
   if (!blocks_.erase(p, &b)) {
     // Allocated before the verifier attached: nothing to check.
-    Event ev = record(EventKind::Free, p, 0, 0, 0, f.layer);
-    ev.seq = f.seq;
-    history_.push(ev);
+    history_.push(record(EventKind::Free, p, 0, 0, 0, f.layer, f.seq));
     return;
   }
   Graph *pg = b.pinnedBy && !active_.empty() ? activeById(b.pinnedBy) : nullptr;
   Event ev = record(EventKind::Free, p, b.size, b.stream,
-                    pg ? pg->id : b.graph, f.layer);
-  ev.seq = f.seq;
+                    pg ? pg->id : b.graph, f.layer, f.seq);
   ev.owner = b.seq;
   history_.push(ev);
   if (pg)

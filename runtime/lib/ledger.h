@@ -137,8 +137,9 @@ private:
   void drainPending();
   void applyAlloc(const Pending &a);
   void applyFree(const Pending &f);
+  // The event, numbered now, or with the number it got when it was queued.
   Event record(EventKind k, uintptr_t p, uint64_t n, uintptr_t stream,
-               uint64_t graph, int32_t layer);
+               uint64_t graph, int32_t layer, uint64_t queuedSeq = 0);
   Graph *graphById(uint64_t id);
   Graph *activeById(uint64_t id);
   Graph *captureOn(uintptr_t stream);
