@@ -11,24 +11,12 @@ the maximum resident set of each process (wait4 rusage).
 import argparse
 import os
 import statistics
-import subprocess
 import sys
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import TORCH_FLAGS, run  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FLAGS = ["-std=c++17", "-I/usr/include/torch/csrc/api/include",
-         "-I/usr/include/python3.11"]
-
-
-def run(cmd):
-    """Wall seconds and peak RSS (MiB) of one command."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    code = os.waitstatus_to_exitcode(status)
-    return wall, usage.ru_maxrss / 1024.0, code
 
 
 def main():
@@ -43,17 +31,17 @@ def main():
           f"{'parse MiB':>9} {'tether MiB':>10} {'mem':>5}")
     ratios, mem_ratios = [], []
     for tu in args.tus:
-        parse_cmd = ["clang++-22", "-fsyntax-only", *FLAGS, tu]
+        parse_cmd = ["clang++-22", "-fsyntax-only", *TORCH_FLAGS, tu]
         tether_cmd = [args.tether, "check", f"--checks={args.checks}", tu,
-                      "--", *FLAGS]
+                      "--", *TORCH_FLAGS]
         run(parse_cmd)  # warm the page cache for both
         p_times, t_times, p_mem, t_mem = [], [], [], []
         for _ in range(args.runs):
-            w, m, code = run(parse_cmd)
+            w, _, m, code = run(parse_cmd)
             if code != 0:
                 sys.exit(f"{tu}: clang++-22 -fsyntax-only failed ({code})")
             p_times.append(w); p_mem.append(m)
-            w, m, code = run(tether_cmd)
+            w, _, m, code = run(tether_cmd)
             if code not in (0, 1):
                 sys.exit(f"{tu}: tether check failed ({code})")
             t_times.append(w); t_mem.append(m)

@@ -16,6 +16,10 @@ import shutil
 import statistics
 import subprocess
 import tempfile
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from benchlib import TORCH_FLAGS  # noqa: E402
 import time
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -34,8 +38,7 @@ shutil.copy(os.path.join(here, "attention.cpp"), src)
 shutil.copy(os.path.join(root, "docs", "clangd.yaml"),
             os.path.join(work, ".clangd"))
 with open(os.path.join(work, "compile_flags.txt"), "w") as f:
-    f.write("\n".join(["-std=c++17", "-I/usr/include/torch/csrc/api/include",
-                       "-I/usr/include/python3.11"]) + "\n")
+    f.write("\n".join(TORCH_FLAGS) + "\n")
 
 # The runs happen in a scratch directory: resolve the binaries first.
 tools = {name: os.path.abspath(shutil.which(exe) or exe) for name, exe in

@@ -31,26 +31,16 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from benchlib import TORCH_FLAGS, run  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 STUB_FLAGS = ["-std=c++17", "-isystem",
               os.path.join(ROOT, "test", "checks", "cxx", "Inputs")]
-TORCH_FLAGS = ["-std=c++17", "-I/usr/include/torch/csrc/api/include",
-               "-I/usr/include/python3.11"]
 CHECKS = ["tether-double-weak-ref", "tether-weak-ref-before-capture-end",
           "tether-workspace-shared-across-layers", "tether-weak-ref-of-maybe-null"]
-
-
-def run(cmd):
-    """(wall s, cpu s, exit code) of one command."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    return wall, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
 
 
 def measure(cmds, runs):
@@ -59,7 +49,7 @@ def measure(cmds, runs):
     cpus = {k: [] for k in cmds}
     for _ in range(runs):
         for k, cmd in cmds.items():
-            w, c, code = run(cmd)
+            w, c, _, code = run(cmd)
             if code not in (0, 1):
                 sys.exit(f"{' '.join(cmd)}: exit {code}")
             walls[k].append(w)
@@ -116,16 +106,21 @@ def callgrind_ir(cmd, out):
     return total, checks
 
 
+def generate_tu(tmp, n, torch):
+    """Write gen_tu.py's translation unit of n functions into tmp."""
+    tu = os.path.join(tmp, f"gen_{n}.cpp")
+    with open(tu, "w") as f:
+        subprocess.run([sys.executable, os.path.join(HERE, "gen_tu.py"), str(n)]
+                       + (["--torch"] if torch else []), stdout=f, check=True)
+    return tu
+
+
 def measure_callgrind(args, sizes, flags):
     print(f"{'N':>5} {'total Ir':>14} {'checks Ir':>13} {'%':>5} {'Ir/fn':>9}")
     per_fn = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
-            tu = os.path.join(tmp, f"gen_{n}.cpp")
-            with open(tu, "w") as f:
-                subprocess.run([sys.executable, os.path.join(HERE, "gen_tu.py"),
-                                str(n)] + (["--torch"] if args.torch else []),
-                               stdout=f, check=True)
+            tu = generate_tu(tmp, n, args.torch)
             total, checks = callgrind_ir(
                 commands(args.tether, tu, flags, False)["all"],
                 os.path.join(tmp, f"cg_{n}.out"))
@@ -164,11 +159,7 @@ def main():
     per_fn = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
-            tu = os.path.join(tmp, f"gen_{n}.cpp")
-            with open(tu, "w") as f:
-                subprocess.run([sys.executable, os.path.join(HERE, "gen_tu.py"),
-                                str(n)] + (["--torch"] if args.torch else []),
-                               stdout=f, check=True)
+            tu = generate_tu(tmp, n, args.torch)
             cmds = commands(args.tether, tu, flags, args.per_check)
             run(cmds["none"])  # warm the page cache
             wall, cpu = measure(cmds, args.runs)
