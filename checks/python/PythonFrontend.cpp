@@ -298,6 +298,10 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   std::vector<std::unique_ptr<Loaded>> Files;
   std::vector<std::shared_ptr<const CompiledCatalog>> Cats;
   std::set<std::string> Seen, Roots;
+  // For the importers of the named files: their names, and the folders of
+  // their top-level packages.
+  std::set<std::string> Packages;
+  std::vector<std::string> Named;
   for (const std::string &F : ScanFiles) {
     std::string Abs = absolutePath(F);
     Seen.insert(Abs);
@@ -305,19 +309,14 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     Roots.insert(Id.Root);
     if (Id.Loose) // a script imports its siblings by their bare names
       Roots.insert(llvm::sys::path::parent_path(Abs).str());
+    Named.push_back(Id.Name);
+    size_t Dot = Id.Name.find('.');
+    if (Dot != std::string::npos) // a module of a package, not a top one
+      Packages.insert(Id.Root + "/" + Id.Name.substr(0, Dot));
   }
   // The modules of the named files' own top-level packages that import
   // them (a change to a helper shows at its callers), as context too.
   if (Opts.FollowImports) {
-    std::set<std::string> Packages;
-    std::vector<std::string> Named;
-    for (const std::string &F : ScanFiles) {
-      ModuleId Id = moduleIdFor(F);
-      Named.push_back(Id.Name);
-      size_t Dot = Id.Name.find('.');
-      if (Dot != std::string::npos) // a module of a package, not a top one
-        Packages.insert(Id.Root + "/" + Id.Name.substr(0, Dot));
-    }
     for (const std::string &Found :
          importersOf(Packages, Named, Seen, MaxContextFiles))
       if (Seen.insert(absolutePath(Found)).second) {
