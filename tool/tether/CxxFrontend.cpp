@@ -118,22 +118,20 @@ Location locate(LineTable &Lines, StringRef File, unsigned Offset,
 }
 } // namespace
 
-bool tether::hasCompileCommands(const std::string &File,
-                                const CxxOptions &Opts) {
-  std::string Err;
-  auto DB = databaseFor(File, Opts, Err);
-  if (!DB)
-    return false;
-  llvm::SmallString<256> Abs(File);
-  llvm::sys::fs::make_absolute(Abs);
-  return !DB->getCompileCommands(Abs).empty();
-}
-
-llvm::Error tether::checkCompileCommands(const std::vector<std::string> &Files,
-                                         const CxxOptions &Opts) {
+llvm::Error tether::checkCompileCommands(
+    const std::vector<std::string> &Files, const CxxOptions &Opts,
+    llvm::function_ref<bool(const std::string &)> MayLeaveOut,
+    std::vector<std::string> *LeftOut) {
   for (const std::string &F : Files) {
     std::string Err;
     auto DB = databaseFor(F, Opts, Err);
+    llvm::SmallString<256> Abs(F);
+    llvm::sys::fs::make_absolute(Abs);
+    if ((!DB || DB->getCompileCommands(Abs).empty()) && MayLeaveOut &&
+        MayLeaveOut(F)) {
+      LeftOut->push_back(F);
+      continue;
+    }
     if (!DB) {
       if (!Opts.BuildPath.empty())
         // clang's message spans several lines; the contract is one.
@@ -146,8 +144,6 @@ llvm::Error tether::checkCompileCommands(const std::vector<std::string> &Files,
               "this file (or in a build/ beside one of its parent "
               "directories); pass -p BUILD_DIR or compiler flags after --");
     }
-    llvm::SmallString<256> Abs(F);
-    llvm::sys::fs::make_absolute(Abs);
     if (DB->getCompileCommands(Abs).empty())
       return llvm::createStringError(
           F + ": not in the compilation database" +

@@ -3,6 +3,7 @@
 #define TETHER_TOOL_CXXFRONTEND_H
 
 #include "common/Finding.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
@@ -25,14 +26,13 @@ struct CxxResult {
   std::vector<std::string> Errors;
 };
 
-/// Whether a compile command can be found for File (the "--" arguments, -p,
-/// or a database above it).
-bool hasCompileCommands(const std::string &File, const CxxOptions &Opts);
-
 /// Checks that every file has a compile command before any work starts, so
-/// a missing database is a usage error, not a partial run.
-llvm::Error checkCompileCommands(const std::vector<std::string> &Files,
-                                 const CxxOptions &Opts);
+/// a missing database is a usage error, not a partial run. A file without
+/// one for which MayLeaveOut says so goes to *LeftOut instead.
+llvm::Error checkCompileCommands(
+    const std::vector<std::string> &Files, const CxxOptions &Opts,
+    llvm::function_ref<bool(const std::string &)> MayLeaveOut = nullptr,
+    std::vector<std::string> *LeftOut = nullptr);
 
 CxxResult runCxx(const std::vector<std::string> &Files, const CxxOptions &Opts);
 

@@ -25,6 +25,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <map>
+#include <set>
 #include <optional>
 #ifdef TETHER_HAVE_PYTHON
 #include "python/PythonFrontend.h"
@@ -227,31 +228,33 @@ static int runCheck(const CxxOptions &CxxOpts) {
   // package plus csrc/) need a compile command only when the user gave a
   // way to find one; without -p or "--" those with none are left out, one
   // line per directory. A named file without one stays an error.
-  bool SkippedAll = false;
-  if (CxxOpts.BuildPath.empty() && !CxxOpts.HaveFixedArgs &&
-      !Inputs->CxxFoundIn.empty()) {
-    std::map<std::string, unsigned> Skipped;
-    llvm::erase_if(Inputs->Cxx, [&](const std::string &F) {
-      auto It = Inputs->CxxFoundIn.find(F);
-      if (It == Inputs->CxxFoundIn.end() || hasCompileCommands(F, CxxOpts))
-        return false;
-      ++Skipped[It->second];
-      return true;
-    });
-    for (const auto &[Dir, N] : Skipped)
+  const bool MayLeaveOutFound =
+      CxxOpts.BuildPath.empty() && !CxxOpts.HaveFixedArgs;
+  std::vector<std::string> LeftOut;
+  if (!Inputs->Cxx.empty())
+    if (llvm::Error E = checkCompileCommands(
+            Inputs->Cxx, CxxOpts,
+            [&](const std::string &F) {
+              return MayLeaveOutFound && Inputs->CxxFoundIn.count(F);
+            },
+            &LeftOut))
+      return fail(llvm::toString(std::move(E)));
+  if (!LeftOut.empty()) {
+    std::map<std::string, unsigned> PerDir;
+    for (const std::string &F : LeftOut)
+      ++PerDir[Inputs->CxxFoundIn.at(F)];
+    for (const auto &[Dir, N] : PerDir)
       llvm::errs() << "tether: " << Dir << ": " << N << " C/C++ source"
                    << (N == 1 ? "" : "s")
                    << " with no compile_commands.json or compile_flags.txt "
                       "above; not analysed (pass -p BUILD_DIR or compiler "
                       "flags after --)\n";
-    SkippedAll = !Skipped.empty() && Inputs->Cxx.empty() &&
-                 Inputs->Python.empty();
+    std::set<std::string> Gone(LeftOut.begin(), LeftOut.end());
+    llvm::erase_if(Inputs->Cxx,
+                   [&](const std::string &F) { return Gone.count(F) != 0; });
+    if (Inputs->Cxx.empty() && Inputs->Python.empty())
+      return 2; // nothing left to analyse
   }
-  if (SkippedAll)
-    return 2; // nothing left to analyse
-  if (!Inputs->Cxx.empty())
-    if (llvm::Error E = checkCompileCommands(Inputs->Cxx, CxxOpts))
-      return fail(llvm::toString(std::move(E)));
 
   std::vector<Finding> Findings;
   bool InputErrors = false;
