@@ -1,5 +1,6 @@
 //===- Package.cpp - Modules, imports, definitions, name resolution -------===//
 #include "Imports.h"
+#include "common/Paths.h"
 #include "Model.h"
 #include "Syntax.h"
 
@@ -53,9 +54,7 @@ static std::string projectRoot(llvm::StringRef Dir) {
 }
 
 ModuleId tether::python::moduleIdFor(const std::string &Path) {
-  llvm::SmallString<256> Abs(Path);
-  llvm::sys::fs::make_absolute(Abs);
-  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  const std::string Abs = absolutePath(Path);
   ModuleId Id;
   std::string Stem = llvm::sys::path::stem(Abs).str();
   Id.IsPackage = Stem == "__init__";

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include "Checks.h"
+#include "common/Paths.h"
 #include "Imports.h"
 #include "Model.h"
 #include "Schedule.h"
@@ -196,25 +197,6 @@ void load(const std::string &Path, Loaded &L) {
 
 /// Bounds the context a few named files can pull in.
 static constexpr size_t MaxContextFiles = 20000;
-
-static std::string absolutePath(const std::string &Path) {
-  llvm::SmallString<256> A(Path);
-  llvm::sys::fs::make_absolute(A);
-  llvm::sys::path::remove_dots(A, /*remove_dot_dot=*/true);
-  return A.str().str();
-}
-
-/// A context file's path as the user would write it: relative to the
-/// working directory when it lies below it.
-static std::string displayPath(const std::string &Absolute) {
-  llvm::SmallString<256> Cwd;
-  if (llvm::sys::fs::current_path(Cwd))
-    return Absolute;
-  std::string Prefix = Cwd.str().str() + "/";
-  if (llvm::StringRef(Absolute).starts_with(Prefix))
-    return Absolute.substr(Prefix.size());
-  return Absolute;
-}
 
 /// The folder a module's dotted name is relative to (the sys.path entry).
 static std::string importRoot(const std::string &Path) {

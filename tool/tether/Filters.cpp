@@ -1,5 +1,6 @@
 //===- Filters.cpp --------------------------------------------------------===//
 #include "Filters.h"
+#include "common/Paths.h"
 #include "LineTable.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -18,10 +19,7 @@ using namespace tether;
 namespace fs = llvm::sys::fs;
 
 std::string tether::canonicalPath(llvm::StringRef Path) {
-  llvm::SmallString<256> Abs(Path);
-  fs::make_absolute(Abs);
-  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-  return std::string(Abs);
+  return absolutePath(Path);
 }
 
 //===--- changed lines ----------------------------------------------------===//

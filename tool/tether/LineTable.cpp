@@ -1,5 +1,6 @@
 //===- LineTable.cpp ------------------------------------------------------===//
 #include "LineTable.h"
+#include "common/Paths.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -30,14 +31,5 @@ std::pair<unsigned, unsigned> LineTable::lineAndColumn(llvm::StringRef File,
 }
 
 std::string LineTable::displayPath(llvm::StringRef Path) {
-  llvm::SmallString<256> Abs(Path);
-  llvm::sys::fs::make_absolute(Abs);
-  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-  llvm::SmallString<256> Cwd;
-  if (!llvm::sys::fs::current_path(Cwd)) {
-    llvm::StringRef A(Abs);
-    if (A.consume_front(Cwd) && A.consume_front("/"))
-      return A.str();
-  }
-  return Abs.str().str();
+  return tether::displayPath(Path);
 }
