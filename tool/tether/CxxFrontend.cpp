@@ -13,6 +13,7 @@
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -31,11 +32,79 @@ extern volatile int TetherModuleAnchorSource;
 [[maybe_unused]] static int TetherModuleAnchor = TetherModuleAnchorSource;
 
 namespace {
+/// A compilation database loaded once and shared by every file that finds
+/// it: a large compile_commands.json is megabytes of JSON, and parsing it
+/// again for each translation unit (once to check the commands, once to run)
+/// cost more than the analysis of a small TU. Lookups are serialised, as the
+/// -j threads share it.
+struct LoadedDatabase {
+  std::unique_ptr<CompilationDatabase> DB; // null: none in that directory
+  std::string Err;
+  std::mutex Mu;
+};
+
+class SharedDatabase : public CompilationDatabase {
+public:
+  explicit SharedDatabase(std::shared_ptr<LoadedDatabase> L) : L(std::move(L)) {}
+  std::vector<tooling::CompileCommand>
+  getCompileCommands(StringRef File) const override {
+    std::lock_guard<std::mutex> Lock(L->Mu);
+    return L->DB->getCompileCommands(File);
+  }
+  std::vector<std::string> getAllFiles() const override {
+    std::lock_guard<std::mutex> Lock(L->Mu);
+    return L->DB->getAllFiles();
+  }
+  std::vector<tooling::CompileCommand> getAllCompileCommands() const override {
+    std::lock_guard<std::mutex> Lock(L->Mu);
+    return L->DB->getAllCompileCommands();
+  }
+
+private:
+  std::shared_ptr<LoadedDatabase> L;
+};
+
+} // namespace
+
+struct tether::DatabaseCache {
+  std::mutex Mu;
+  std::map<std::string, std::shared_ptr<LoadedDatabase>> Loaded;
+};
+
+std::shared_ptr<DatabaseCache> tether::makeDatabaseCache() {
+  return std::make_shared<DatabaseCache>();
+}
+
+namespace {
+/// The database Load makes for Key: loaded on first use when the run shares
+/// databases, else every time.
+std::unique_ptr<CompilationDatabase> cachedDatabase(
+    DatabaseCache *Cache, const std::string &Key, std::string &Err,
+    llvm::function_ref<std::unique_ptr<CompilationDatabase>(std::string &)> Load) {
+  if (!Cache)
+    return Load(Err);
+  std::shared_ptr<LoadedDatabase> L;
+  {
+    std::lock_guard<std::mutex> Lock(Cache->Mu);
+    auto &Slot = Cache->Loaded[Key];
+    if (!Slot) {
+      Slot = std::make_shared<LoadedDatabase>();
+      Slot->DB = Load(Slot->Err);
+    }
+    L = Slot;
+  }
+  if (!L->DB) {
+    Err = L->Err;
+    return nullptr;
+  }
+  return std::make_unique<SharedDatabase>(std::move(L));
+}
+
 /// The nearest compile_commands.json / compile_flags.txt in a directory
 /// above File or in its build/ subdirectory, the places clangd looks, so a
 /// pre-commit hook run from the repository root finds build/.
-std::unique_ptr<CompilationDatabase> findDatabaseAbove(StringRef File,
-                                                       std::string &Err) {
+std::unique_ptr<CompilationDatabase>
+findDatabaseAbove(DatabaseCache *Cache, StringRef File, std::string &Err) {
   llvm::SmallString<256> Abs(File);
   llvm::sys::fs::make_absolute(Abs);
   llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
@@ -45,7 +114,10 @@ std::unique_ptr<CompilationDatabase> findDatabaseAbove(StringRef File,
     llvm::sys::path::append(Build, "build");
     for (StringRef Candidate : {Dir, StringRef(Build)}) {
       std::string Ignored;
-      if (auto DB = CompilationDatabase::loadFromDirectory(Candidate, Ignored))
+      if (auto DB = cachedDatabase(
+              Cache, "dir:" + Candidate.str(), Ignored, [&](std::string &E) {
+                return CompilationDatabase::loadFromDirectory(Candidate, E);
+              }))
         return DB;
     }
   }
@@ -64,9 +136,12 @@ std::unique_ptr<CompilationDatabase> databaseFor(const std::string &File,
     DB = std::make_unique<tooling::FixedCompilationDatabase>(".",
                                                              Opts.FixedArgs);
   else if (!Opts.BuildPath.empty())
-    DB = CompilationDatabase::autoDetectFromDirectory(Opts.BuildPath, Err);
+    DB = cachedDatabase(Opts.Databases.get(), "auto:" + Opts.BuildPath, Err,
+                        [&](std::string &E) {
+      return CompilationDatabase::autoDetectFromDirectory(Opts.BuildPath, E);
+    });
   else
-    DB = findDatabaseAbove(File, Err);
+    DB = findDatabaseAbove(Opts.Databases.get(), File, Err);
   if (!DB)
     return nullptr;
   // Built outside LLVM's bin/, the driver would guess the resource dir

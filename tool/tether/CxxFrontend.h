@@ -5,10 +5,14 @@
 #include "common/Finding.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace tether {
+
+/// Compilation databases loaded during one run, shared by its files.
+struct DatabaseCache;
 
 struct CxxOptions {
   std::string Checks = "tether-*"; ///< clang-tidy glob
@@ -18,7 +22,12 @@ struct CxxOptions {
   std::vector<std::string> FixedArgs;
   unsigned Jobs = 1;
   bool Fix = false;
+  /// When set, each database is loaded once for the whole run (a
+  /// long-lived server leaves it unset, so edits to a database are seen).
+  std::shared_ptr<DatabaseCache> Databases;
 };
+
+std::shared_ptr<DatabaseCache> makeDatabaseCache();
 
 struct CxxResult {
   std::vector<Finding> Findings;

@@ -464,5 +464,8 @@ int main(int argc, const char **argv) {
   CxxOpts.Jobs = Jobs == 0 ? llvm::hardware_concurrency().compute_thread_count()
                            : unsigned(Jobs);
   CxxOpts.Fix = Fix;
-  return LspCmd ? runLsp(CxxOpts) : runCheck(CxxOpts);
+  if (LspCmd)
+    return runLsp(CxxOpts);
+  CxxOpts.Databases = makeDatabaseCache(); // one run: load each database once
+  return runCheck(CxxOpts);
 }
