@@ -1,8 +1,11 @@
 # The README's two commands. Both install what is missing, then build.
 BUILD ?= build
+# The sanitizer build (ASan + UBSan + the fuzz targets), clang-22 only.
+SAN_BUILD ?= build-san
 JOBS  ?= $(shell nproc)
+FUZZ_SECONDS ?= 180
 
-.PHONY: all deps configure build run test clean bench
+.PHONY: all deps configure build run test test-release test-sanitize sanitize fuzz clean bench
 
 all: build
 
@@ -21,11 +24,28 @@ run: build
 	@$(BUILD)/bin/tether check examples/; rc=$$?; \
 	  echo "== tether exited $$rc (1 = findings) =="; [ $$rc -le 1 ]
 
-test: build
+# Every test twice: the release build, then the same suite (and a short
+# smoke run of every fuzz target) under ASan + UBSan.
+test: test-release test-sanitize
+
+test-release: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+sanitize: deps
+	@if [ ! -f $(SAN_BUILD)/build.ninja ]; then \
+	  cmake -S . -B $(SAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 -DTETHER_SANITIZE=ON; fi
+	cmake --build $(SAN_BUILD) -j $(JOBS)
+
+test-sanitize: sanitize
+	cd $(SAN_BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# make fuzz [FUZZ_SECONDS=180] [FUZZ_TARGETS="python config"]
+fuzz: sanitize
+	bash scripts/fuzz.sh $(SAN_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 bench: build
 	bash bench/run-all.sh
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SAN_BUILD)
