@@ -22,11 +22,20 @@ for var in ("HOME", "TMPDIR", "LANG"):
         config.environment[var] = os.environ[var]
 
 plugin = os.path.join(lib_dir, "libTetherTidy.so")
+clang_tidy = "clang-tidy-22"
+if config.asan_runtime:
+    # The sanitizer build: every report is fatal, leaks included. The stock
+    # clang-tidy-22 hosting the instrumented plugin preloads the ASan runtime;
+    # its own allocations are LLVM's, so leak checking stays with our binaries.
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=0:halt_on_error=1"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    clang_tidy = "env LD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 clang-tidy-22" % config.asan_runtime
+    config.available_features.add("sanitizer")
 torch_flags = ("-std=c++17 -I/usr/include/torch/csrc/api/include "
                "-I/usr/include/python3.11")
 config.substitutions += [
     ("%tether", os.path.join(bin_dir, "tether")),
-    ("%clang_tidy", "clang-tidy-22 --load=%s" % plugin),
+    ("%clang_tidy", "%s --load=%s" % (clang_tidy, plugin)),
     ("%tidy_plugin", plugin),
     ("%torch_flags", torch_flags),
     ("%resource_dir", config.clang_resource_dir),
