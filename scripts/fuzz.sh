@@ -21,6 +21,7 @@ for t in "${targets[@]}"; do
   [ -d "$dir/corpus/$t" ] && cp -rn "$dir/corpus/$t"/. "$work/" 2>/dev/null
   dict=()
   [ -f "$dir/$t.dict" ] && dict=(-dict="$dir/$t.dict")
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allow_user_poisoning=0}
   # -fork keeps going past a crash so one run counts them all.
   "$dir/fuzz-$t" "${dict[@]}" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
     -max_total_time="$secs" -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
