@@ -2,6 +2,7 @@
 #include "Imports.h"
 #include "common/Paths.h"
 #include "Model.h"
+#include "Nesting.h"
 #include "NodeAccess.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -200,6 +201,12 @@ static void collectParams(TSNode Params, std::string_view Src,
   });
 }
 
+/// The problem of a scope left out for its nesting (Nesting.h).
+static std::string tooDeep(TSNode Scope, const std::string &What) {
+  return What + " at line " + std::to_string(ts_node_start_point(Scope).row + 1) +
+         " is too deeply nested; not analysed";
+}
+
 int Package::addFunction(int Mod, TSNode Def, int ClassIdx,
                          const std::string &Prefix, IndexOut &O) {
   const Grammar &G = Grammar::get();
@@ -210,6 +217,9 @@ int Package::addFunction(int Mod, TSNode Def, int ClassIdx,
   F.Mod = Mod;
   F.Class = ClassIdx;
   F.Node = Def;
+  F.TooDeep = O.TooDeep.count(Def.id) != 0;
+  if (F.TooDeep)
+    Modules[Mod]->Problems.push_back(tooDeep(Def, "function '" + F.Name + "'"));
   collectParams(fieldOf(Def, G.FParameters), Src, F.Params);
   if (ClassIdx >= 0) {
     F.BoundMethod = true;
@@ -277,6 +287,12 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
       C.Mod = Mod;
       C.Node = S;
       TSNode Sup = fieldOf(S, G.FSuperclasses);
+      // Its bases are read by recursive helpers; its methods are scopes of
+      // their own and still indexed.
+      if (O.TooDeep.count(S.id)) {
+        M.Problems.push_back(tooDeep(S, "class '" + C.Name + "'"));
+        Sup = TSNode{};
+      }
       if (!ts_node_is_null(Sup))
         eachChild(Sup, true, [&](TSNode B, TSFieldId) {
           std::string D = dottedName(B, Src);
@@ -374,8 +390,12 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
 void Package::indexModule(int Mod, IndexOut &O) {
   Module &M = *Modules[Mod];
   TSNode Root = ts_tree_root_node(M.Tree);
+  O.TooDeep = tooDeepScopes(Root);
   indexBlock(Mod, Root, -1, M.Name, true, O);
   Function Body;
+  Body.TooDeep = O.TooDeep.count(Root.id) != 0;
+  if (Body.TooDeep)
+    M.Problems.push_back(tooDeep(Root, "the top-level code"));
   Body.Name = "<module>";
   Body.QualName = M.Name;
   Body.Mod = Mod;

@@ -318,7 +318,9 @@ private:
   AVal evalName(TSNode N);
   AVal evalAttribute(TSNode N);
   AVal evalSubscript(TSNode N);
-  AVal evalCall(TSNode N);
+  AVal evalCallChain(TSNode N);
+  /// CalleeDone: N's callee expression (a call) was evaluated already.
+  AVal evalCall(TSNode N, bool CalleeDone = false);
   AVal evalComprehension(TSNode N);
   Cond evalCond(TSNode N);
   void applyCond(const Cond &C, bool Truth);
@@ -1086,7 +1088,7 @@ AVal FnWalker::eval(TSNode N) {
   if (K == G.Subscript)
     return evalSubscript(N);
   if (K == G.Call)
-    return evalCall(N);
+    return evalCallChain(N);
   if (K == G.Await)
     return eval(firstChildOf(N));
   if (K == G.None) {
@@ -1501,7 +1503,21 @@ void FnWalker::useInOp(const AVal &V, TSNode ArgNode) {
     param(V.Param).UsedInOp = true;
 }
 
-AVal FnWalker::evalCall(TSNode N) {
+AVal FnWalker::evalCallChain(TSNode N) {
+  // f()()...(): each call's callee is the call before it. The links are
+  // evaluated innermost first in a loop; recursing through evalCall's large
+  // frame per link overflowed the stack at a few thousand links.
+  std::vector<TSNode> Chain{N};
+  for (TSNode F = stripParens(fieldOf(N, G.FFunction)); kind(F) == G.Call;
+       F = stripParens(fieldOf(F, G.FFunction)))
+    Chain.push_back(F);
+  AVal R;
+  for (size_t I = Chain.size(); I-- > 0;)
+    R = evalCall(Chain[I], /*CalleeDone=*/I + 1 < Chain.size());
+  return R;
+}
+
+AVal FnWalker::evalCall(TSNode N, bool CalleeDone) {
   TSNode F = fieldOf(N, G.FFunction);
   TSNode Args = fieldOf(N, G.FArguments);
   std::string D = dottedName(F, Src);
@@ -1568,7 +1584,7 @@ AVal FnWalker::evalCall(TSNode N) {
       Qual = R.Qual;
       BindResolved(R);
     }
-  } else {
+  } else if (!CalleeDone) {
     eval(F);
   }
 
