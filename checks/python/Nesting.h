@@ -12,13 +12,12 @@
 // MaxNesting bounds the stack a walk needs: measured on every construct of
 // test/checks/python/deep-nesting.test at 396 levels, a release build walks
 // each in a 1 MiB stack (`ulimit -s 1024`; about 1.3 KiB per level), the
-// ASan+UBSan build in 4 MiB. The
-// walks run on ThreadPool threads, created by llvm::thread without a stack
-// size on Linux, so with the pthread default stack (from RLIMIT_STACK: 8
-// MiB here), the main thread's size: the budget leaves 7 MiB of it. Real
-// code stays far below it: over the 2,270 files of /usr/lib/python3* and
-// dist-packages on the development machine, the deepest whole file is 88
-// levels (a generated table).
+// ASan+UBSan build in 4 MiB. The walks run on ThreadPool threads, which
+// llvm::thread creates without a stack size on Linux, so with the pthread
+// default (from RLIMIT_STACK: 8 MiB here, as the main thread's): the
+// budget leaves most of it free. Real code stays far below it: over the
+// 2,270 files of /usr/lib/python3* and dist-packages on the development
+// machine, the deepest whole file is 88 levels (a generated table).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TETHER_PYTHON_NESTING_H
