@@ -242,6 +242,9 @@ struct Function {
   TSNode Node{};
   bool ModuleBody = false;
   bool BoundMethod = false; ///< First parameter is the instance.
+  /// Nested deeper than the walks may recurse (Nesting.h): not walked, its
+  /// summary and facts stay empty.
+  bool TooDeep = false;
   std::vector<std::string> Params;
   std::unordered_map<std::string, int> Nested; ///< Local def name -> fn.
   /// The functions a walk of this one may call (a superset of the calls it
@@ -284,6 +287,9 @@ struct Module {
   std::unordered_map<std::string, Pos> NoneGlobals;
   std::vector<std::string> StarImports;
   int Body = -1;
+  /// What of this module could not be analysed (a function too deeply
+  /// nested), one line each, for the file's problems.
+  std::vector<std::string> Problems;
   /// Package::resolve's answers for names written in this module.
   std::unordered_map<std::string, Resolved> ResolveCache;
   std::mutex ResolveMu;
@@ -305,6 +311,8 @@ struct Package {
   struct IndexOut {
     std::vector<Function> Functions;
     std::vector<Class> Classes;
+    /// The module's scopes too deeply nested to walk (Nesting.h).
+    std::unordered_set<const void *> TooDeep;
   };
 
   ~Package();

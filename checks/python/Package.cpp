@@ -2,7 +2,8 @@
 #include "Imports.h"
 #include "common/Paths.h"
 #include "Model.h"
-#include "Syntax.h"
+#include "Nesting.h"
+#include "NodeAccess.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -178,26 +179,32 @@ bool Package::samePlace(int A, int B) const {
 static void collectParams(TSNode Params, std::string_view Src,
                           std::vector<std::string> &Out) {
   const Grammar &G = Grammar::get();
-  forEachChild(Params, true, [&](TSNode P, TSFieldId) {
-    TSSymbol S = ts_node_symbol(P);
+  eachChild(Params, true, [&](TSNode P, TSFieldId) {
+    TSSymbol S = kindOf(P);
     if (S == G.Identifier) {
-      Out.emplace_back(nodeText(P, Src));
+      Out.emplace_back(textOf(P, Src));
     } else if (S == G.DefaultParam || S == G.TypedDefaultParam) {
-      Out.emplace_back(nodeText(field(P, G.FName), Src));
+      Out.emplace_back(textOf(fieldOf(P, G.FName), Src));
     } else if (S == G.TypedParam) {
-      TSNode In = firstNamedChild(P);
-      if (ts_node_symbol(In) == G.Identifier)
-        Out.emplace_back(nodeText(In, Src));
+      TSNode In = firstChildOf(P);
+      if (kindOf(In) == G.Identifier)
+        Out.emplace_back(textOf(In, Src));
       else
         Out.push_back("*"); // *args / **kwargs: positions stop here
     } else if (S == G.ListSplatPattern || S == G.DictSplatPattern) {
       Out.push_back("*");
     } else if (S != G.Comment) {
       // keyword_separator "*" and positional_separator "/"
-      if (nodeText(P, Src) == "*")
+      if (textOf(P, Src) == "*")
         Out.push_back("*");
     }
   });
+}
+
+/// The problem of a scope left out for its nesting (Nesting.h).
+static std::string tooDeep(TSNode Scope, const std::string &What) {
+  return What + " at line " + std::to_string(ts_node_start_point(Scope).row + 1) +
+         " is too deeply nested; not analysed";
 }
 
 int Package::addFunction(int Mod, TSNode Def, int ClassIdx,
@@ -205,19 +212,22 @@ int Package::addFunction(int Mod, TSNode Def, int ClassIdx,
   const Grammar &G = Grammar::get();
   std::string_view Src = Modules[Mod]->Source;
   Function F;
-  F.Name = std::string(nodeText(field(Def, G.FName), Src));
+  F.Name = std::string(textOf(fieldOf(Def, G.FName), Src));
   F.QualName = Prefix + "." + F.Name;
   F.Mod = Mod;
   F.Class = ClassIdx;
   F.Node = Def;
-  collectParams(field(Def, G.FParameters), Src, F.Params);
+  F.TooDeep = O.TooDeep.count(Def.id) != 0;
+  if (F.TooDeep)
+    Modules[Mod]->Problems.push_back(tooDeep(Def, "function '" + F.Name + "'"));
+  collectParams(fieldOf(Def, G.FParameters), Src, F.Params);
   if (ClassIdx >= 0) {
     F.BoundMethod = true;
     TSNode Parent = ts_node_parent(Def);
-    if (!ts_node_is_null(Parent) && ts_node_symbol(Parent) == G.DecoratedDef)
-      forEachChild(Parent, true, [&](TSNode D, TSFieldId) {
-        if (ts_node_symbol(D) == G.Decorator &&
-            nodeText(D, Src).find("staticmethod") != std::string_view::npos)
+    if (!ts_node_is_null(Parent) && kindOf(Parent) == G.DecoratedDef)
+      eachChild(Parent, true, [&](TSNode D, TSFieldId) {
+        if (kindOf(D) == G.Decorator &&
+            textOf(D, Src).find("staticmethod") != std::string_view::npos)
           F.BoundMethod = false;
       });
   }
@@ -225,14 +235,14 @@ int Package::addFunction(int Mod, TSNode Def, int ClassIdx,
   O.Functions.push_back(std::move(F));
   // Nested functions: analysed on their own, callable by name from here.
   std::string Inner = O.Functions[Index].QualName + ".<locals>";
-  std::vector<TSNode> Work{field(Def, G.FBody)};
+  std::vector<TSNode> Work{fieldOf(Def, G.FBody)};
   while (!Work.empty()) {
     TSNode B = Work.back();
     Work.pop_back();
-    forEachChild(B, true, [&](TSNode S, TSFieldId) {
-      TSSymbol K = ts_node_symbol(S);
+    eachChild(B, true, [&](TSNode S, TSFieldId) {
+      TSSymbol K = kindOf(S);
       if (K == G.DecoratedDef)
-        S = field(S, G.FDefinition), K = ts_node_symbol(S);
+        S = fieldOf(S, G.FDefinition), K = kindOf(S);
       if (K == G.FunctionDef) {
         int N = addFunction(Mod, S, -1, Inner, O);
         O.Functions[Index].Nested[O.Functions[N].Name] = N;
@@ -254,11 +264,11 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
   const Grammar &G = Grammar::get();
   Module &M = *Modules[Mod];
   std::string_view Src = M.Source;
-  forEachChild(Block, true, [&](TSNode S, TSFieldId) {
-    TSSymbol K = ts_node_symbol(S);
+  eachChild(Block, true, [&](TSNode S, TSFieldId) {
+    TSSymbol K = kindOf(S);
     if (K == G.DecoratedDef) {
-      S = field(S, G.FDefinition);
-      K = ts_node_symbol(S);
+      S = fieldOf(S, G.FDefinition);
+      K = kindOf(S);
     }
     if (K == G.FunctionDef) {
       int F = addFunction(Mod, S, ClassIdx, Prefix, O);
@@ -272,13 +282,19 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
       if (ClassIdx >= 0)
         return; // nested classes stay opaque
       Class C;
-      C.Name = std::string(nodeText(field(S, G.FName), Src));
+      C.Name = std::string(textOf(fieldOf(S, G.FName), Src));
       C.QualName = Prefix + "." + C.Name;
       C.Mod = Mod;
       C.Node = S;
-      TSNode Sup = field(S, G.FSuperclasses);
+      TSNode Sup = fieldOf(S, G.FSuperclasses);
+      // Its bases are read by recursive helpers; its methods are scopes of
+      // their own and still indexed.
+      if (O.TooDeep.count(S.id)) {
+        M.Problems.push_back(tooDeep(S, "class '" + C.Name + "'"));
+        Sup = TSNode{};
+      }
       if (!ts_node_is_null(Sup))
-        forEachChild(Sup, true, [&](TSNode B, TSFieldId) {
+        eachChild(Sup, true, [&](TSNode B, TSFieldId) {
           std::string D = dottedName(B, Src);
           if (!D.empty())
             C.BaseNames.push_back(D);
@@ -286,33 +302,33 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
       int Idx = (int)O.Classes.size();
       O.Classes.push_back(std::move(C));
       M.Classes[O.Classes[Idx].Name] = Idx;
-      indexBlock(Mod, field(S, G.FBody), Idx, O.Classes[Idx].QualName, false,
+      indexBlock(Mod, fieldOf(S, G.FBody), Idx, O.Classes[Idx].QualName, false,
                  O);
       return;
     }
     if (K == G.ExprStmt) {
-      TSNode A = firstNamedChild(S);
-      if (ts_node_is_null(A) || ts_node_symbol(A) != G.Assignment)
+      TSNode A = firstChildOf(S);
+      if (ts_node_is_null(A) || kindOf(A) != G.Assignment)
         return;
-      TSNode L = field(A, G.FLeft), R = field(A, G.FRight);
+      TSNode L = fieldOf(A, G.FLeft), R = fieldOf(A, G.FRight);
       if (ClassIdx >= 0) {
-        if (!ts_node_is_null(field(A, G.FType)) &&
-            ts_node_symbol(L) == G.Identifier)
-          O.Classes[ClassIdx].Fields.emplace_back(nodeText(L, Src));
+        if (!ts_node_is_null(fieldOf(A, G.FType)) &&
+            kindOf(L) == G.Identifier)
+          O.Classes[ClassIdx].Fields.emplace_back(textOf(L, Src));
         return;
       }
       // Chained `a = b = value`: every target is bound to the last value.
       std::vector<TSNode> Targets{L};
-      while (!ts_node_is_null(R) && ts_node_symbol(R) == G.Assignment) {
-        Targets.push_back(field(R, G.FLeft));
-        R = field(R, G.FRight);
+      while (!ts_node_is_null(R) && kindOf(R) == G.Assignment) {
+        Targets.push_back(fieldOf(R, G.FLeft));
+        R = fieldOf(R, G.FRight);
       }
       for (TSNode T : Targets) {
-        if (ts_node_symbol(T) != G.Identifier)
+        if (kindOf(T) != G.Identifier)
           continue;
-        std::string Name(nodeText(T, Src));
+        std::string Name(textOf(T, Src));
         M.Globals.emplace(Name, pos(Mod, T));
-        if (!ts_node_is_null(R) && ts_node_symbol(R) == G.None)
+        if (!ts_node_is_null(R) && kindOf(R) == G.None)
           M.NoneGlobals[Name] = pos(Mod, R);
         else if (!ts_node_is_null(R))
           M.NoneGlobals.erase(Name);
@@ -322,14 +338,14 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
     if (ClassIdx >= 0)
       return;
     if (K == G.Import) {
-      forEachChild(S, true, [&](TSNode N, TSFieldId F) {
+      eachChild(S, true, [&](TSNode N, TSFieldId F) {
         if (F != G.FName)
           return;
-        if (ts_node_symbol(N) == G.AliasedImport) {
-          M.Imports[std::string(nodeText(field(N, G.FAlias), Src))] =
-              std::string(nodeText(field(N, G.FName), Src));
+        if (kindOf(N) == G.AliasedImport) {
+          M.Imports[std::string(textOf(fieldOf(N, G.FAlias), Src))] =
+              std::string(textOf(fieldOf(N, G.FName), Src));
         } else {
-          std::string D(nodeText(N, Src));
+          std::string D(textOf(N, Src));
           std::string Head = D.substr(0, D.find('.'));
           M.Imports[Head] = Head;
         }
@@ -338,19 +354,19 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
     }
     if (K == G.ImportFrom) {
       std::string Base = importFromModule(S, Src, M.Name, M.IsPackage);
-      forEachChild(S, true, [&](TSNode N, TSFieldId F) {
-        if (ts_node_symbol(N) == G.WildcardImport) {
+      eachChild(S, true, [&](TSNode N, TSFieldId F) {
+        if (kindOf(N) == G.WildcardImport) {
           M.StarImports.push_back(Base);
           return;
         }
         if (F != G.FName)
           return;
-        if (ts_node_symbol(N) == G.AliasedImport)
-          M.Imports[std::string(nodeText(field(N, G.FAlias), Src))] =
-              Base + "." + std::string(nodeText(field(N, G.FName), Src));
+        if (kindOf(N) == G.AliasedImport)
+          M.Imports[std::string(textOf(fieldOf(N, G.FAlias), Src))] =
+              Base + "." + std::string(textOf(fieldOf(N, G.FName), Src));
         else
-          M.Imports[std::string(nodeText(N, Src))] =
-              Base + "." + std::string(nodeText(N, Src));
+          M.Imports[std::string(textOf(N, Src))] =
+              Base + "." + std::string(textOf(N, Src));
       });
       return;
     }
@@ -359,8 +375,8 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
     if (K == G.If || K == G.Elif || K == G.Else || K == G.Try ||
         K == G.Except || K == G.Finally || K == G.With || K == G.Block ||
         K == G.ExceptGroup) {
-      forEachChild(S, true, [&](TSNode C, TSFieldId) {
-        TSSymbol CK = ts_node_symbol(C);
+      eachChild(S, true, [&](TSNode C, TSFieldId) {
+        TSSymbol CK = kindOf(C);
         if (CK == G.Block)
           indexBlock(Mod, C, ClassIdx, Prefix, TopLevel, O);
         else if (CK == G.Elif || CK == G.Else || CK == G.Except ||
@@ -374,8 +390,12 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
 void Package::indexModule(int Mod, IndexOut &O) {
   Module &M = *Modules[Mod];
   TSNode Root = ts_tree_root_node(M.Tree);
+  O.TooDeep = tooDeepScopes(Root);
   indexBlock(Mod, Root, -1, M.Name, true, O);
   Function Body;
+  Body.TooDeep = O.TooDeep.count(Root.id) != 0;
+  if (Body.TooDeep)
+    M.Problems.push_back(tooDeep(Root, "the top-level code"));
   Body.Name = "<module>";
   Body.QualName = M.Name;
   Body.Mod = Mod;

@@ -18,6 +18,7 @@
 #include "Suppression.h"
 #include "Syntax.h"
 #include "TreeAlloc.h"
+#include "Validate.h"
 #include "Walker.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -187,6 +188,10 @@ void load(const std::string &Path, Loaded &L) {
   if (findEmptyBlock(Root, Empty)) {
     L.Problem = "syntax error at " + at(Empty) +
                 " (expected an indented block); not analysed";
+    ts_tree_delete(T);
+    return;
+  }
+  if (!acceptedByCPython(Root, L.Text, L.Problem)) {
     ts_tree_delete(T);
     return;
   }

@@ -108,7 +108,8 @@ Components stronglyConnected(const Package &P) {
 void walkOnce(Package &P, int Fn) {
   Summary S;
   Facts F;
-  walkFunction(P, Fn, S, F);
+  if (!P.Functions[Fn].TooDeep)
+    walkFunction(P, Fn, S, F);
   P.Functions[Fn].Sum = std::move(S);
   P.Functions[Fn].F = std::move(F);
 }
@@ -135,7 +136,8 @@ void walkToFixpoint(Package &P, const std::vector<int> &Members, int K,
     Queued.erase(Fn);
     Summary S;
     Facts F;
-    walkFunction(P, Fn, S, F);
+    if (!P.Functions[Fn].TooDeep)
+      walkFunction(P, Fn, S, F);
     P.Functions[Fn].F = std::move(F);
     if (!P.Functions[Fn].Sum.join(S))
       continue;
@@ -184,7 +186,9 @@ void tether::python::analyzeFunctions(Package &P,
                                       llvm::ThreadPoolInterface &Pool) {
   P.resolveBases();
   parallelFor(Pool, P.Functions.size(), [&](size_t Fn) {
-    P.Functions[Fn].Callees = predictCallees(P, (int)Fn);
+    // A function too deeply nested is not walked: it calls nothing.
+    if (!P.Functions[Fn].TooDeep)
+      P.Functions[Fn].Callees = predictCallees(P, (int)Fn);
   });
   if (!walkAll(P, Pool))
     return;

@@ -222,9 +222,23 @@ void *treeRealloc(void *P, size_t N) {
 
 } // namespace
 
+// Under AddressSanitizer tree-sitter keeps malloc: ASan then checks its
+// memory (overflows, use after free, leaks), which it cannot see inside the
+// chunks.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TETHER_TREES_USE_MALLOC
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define TETHER_TREES_USE_MALLOC
+#endif
+
 void tether::python::installTreeAllocator() {
+#ifndef TETHER_TREES_USE_MALLOC
   static std::once_flag Once;
   std::call_once(Once, [] {
     ts_set_allocator(treeMalloc, treeCalloc, treeRealloc, treeFree);
   });
+#endif
 }

@@ -6,7 +6,8 @@
 // the nodes. installTreeAllocator() gives tree-sitter an allocator that
 // carves small blocks out of 32 MiB chunks backed by transparent huge pages,
 // with per-thread free lists (blocks freed by exiting threads are kept for
-// the next ones). Chunks are kept for the life of the process.
+// the next ones). Chunks are kept for the life of the process. Under
+// AddressSanitizer it is not installed, so that ASan checks tree memory.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TETHER_PYTHON_TREEALLOC_H

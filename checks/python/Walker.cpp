@@ -1,11 +1,12 @@
 //===- Walker.cpp - Flow-sensitive walk of one function -------------------===//
 #include "Walker.h"
-#include "Syntax.h"
+#include "NodeAccess.h"
 #include "common/Messages.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <algorithm>
+#include <set>
 
 using namespace tether;
 using namespace tether::python;
@@ -85,7 +86,9 @@ AVal joinVal(const AVal &A, const AVal &B) {
 
 struct Env {
   std::unordered_map<std::string, AVal> Vars;
-  std::unordered_set<std::string> NotNone; ///< Expressions checked not None.
+  /// Expressions checked not None; ordered, so that the checks of a name
+  /// and its attributes and slots are one range (see assignName).
+  std::set<std::string> NotNone;
   std::vector<int> Empty; ///< Places whose slot is known empty here.
   Ctx C;
   bool Dead = false;
@@ -122,6 +125,47 @@ Env joinEnv(const Env &A, const Env &B, const Ctx &Fallback) {
   R.C = A.C == B.C ? A.C : Fallback;
   return R;
 }
+
+/// The variables of several branches joined as nested joinEnv calls would
+/// join them (a variable some branch lacks is at most "maybe weak"), in
+/// time proportional to the branches' sizes: each branch is folded into
+/// one accumulated map, and the lacking ones are found by counting.
+class JoinedVars {
+public:
+  /// Fold in one more live branch; Priority: it comes before (is joined
+  /// as the left side of) those added so far.
+  void add(std::unordered_map<std::string, AVal> &&Vars, bool Priority) {
+    ++Branches;
+    for (auto &[K, V] : Vars) {
+      auto [It, New] = Acc.try_emplace(K, Entry{});
+      if (New) {
+        It->second.V = std::move(V);
+      } else {
+        It->second.V = Priority ? joinVal(V, It->second.V)
+                                : joinVal(It->second.V, V);
+      }
+      ++It->second.Seen;
+    }
+  }
+  std::unordered_map<std::string, AVal> finish() {
+    std::unordered_map<std::string, AVal> Out;
+    Out.reserve(Acc.size());
+    for (auto &[K, En] : Acc) {
+      if (En.Seen < Branches)
+        En.V.Weak = En.V.Weak ? 1 : 0;
+      Out.emplace(K, std::move(En.V));
+    }
+    return Out;
+  }
+
+private:
+  struct Entry {
+    AVal V;
+    unsigned Seen = 0;
+  };
+  std::unordered_map<std::string, Entry> Acc;
+  unsigned Branches = 0;
+};
 
 /// What a condition tells when it is true / false.
 struct Cond {
@@ -209,6 +253,11 @@ private:
   std::unordered_set<std::string> GlobalDecl;
   std::unordered_set<std::string> SizeChecked;
   std::vector<std::pair<size_t, std::string>> OpenStores;
+  /// OpenStores by holder, for kill().
+  std::unordered_map<std::string, std::vector<size_t>> OpenStoresOf;
+  /// For each strong holder, the locals ever bound to a weak reference of
+  /// its memory (kill() checks they still are).
+  std::unordered_map<std::string, std::unordered_set<std::string>> WeakAliases;
   // Return summary.
   int RetWeakParam = -1;
   bool RetOther = false;
@@ -231,6 +280,8 @@ private:
   }
   void spellAt(AVal &V, TSNode N) const {
     N = stripParens(N);
+    if (isNull(N))
+      return;
     V.PlB = ts_node_start_byte(N);
     V.PlE = ts_node_end_byte(N);
   }
@@ -239,8 +290,8 @@ private:
     V.PlE = From.PlE;
   }
   Pos pos(TSNode N) const { return P.pos(Mod, N); }
-  TSSymbol kind(TSNode N) const { return ts_node_symbol(N); }
-  std::string text(TSNode N) const { return std::string(nodeText(N, Src)); }
+  TSSymbol kind(TSNode N) const { return kindOf(N); }
+  std::string text(TSNode N) const { return std::string(textOf(N, Src)); }
   bool isNull(TSNode N) const { return ts_node_is_null(N); }
 
   ParamEffect &param(int I) {
@@ -252,8 +303,7 @@ private:
   // --- statements -----------------------------------------------------
   void walkBlock(TSNode Block);
   void walkStmt(TSNode S, TSNode Next);
-  void walkIfChain(TSNode CondN, TSNode Conseq, const std::vector<TSNode> &Alts,
-                   size_t AltIdx);
+  void walkIfChain(TSNode If);
   void walkFor(TSNode S);
   void walkWhile(TSNode S);
   void walkTry(TSNode S);
@@ -268,7 +318,9 @@ private:
   AVal evalName(TSNode N);
   AVal evalAttribute(TSNode N);
   AVal evalSubscript(TSNode N);
-  AVal evalCall(TSNode N);
+  AVal evalCallChain(TSNode N);
+  /// CalleeDone: N's callee expression (a call) was evaluated already.
+  AVal evalCall(TSNode N, bool CalleeDone = false);
   AVal evalComprehension(TSNode N);
   Cond evalCond(TSNode N);
   void applyCond(const Cond &C, bool Truth);
@@ -286,7 +338,7 @@ private:
                Pos HelperAt, bool Report, TSNode CallNode);
   void useInOp(const AVal &V, TSNode ArgNode);
   bool guarded(TSNode N) const {
-    return E.NotNone.count(exprKey(N, Src)) != 0;
+    return E.NotNone.count(keyOf(N, Src)) != 0;
   }
   bool isWorkspacePlace(int Place) const {
     std::string Name = llvm::StringRef(P.Places[Place].Name).lower();
@@ -331,7 +383,7 @@ std::string fill(const char *Fmt, const std::string &A0,
 
 void FnWalker::run() {
   const Function &F = fn();
-  TSNode Body = F.ModuleBody ? F.Node : field(F.Node, G.FBody);
+  TSNode Body = F.ModuleBody ? F.Node : fieldOf(F.Node, G.FBody);
   if (!F.ModuleBody) {
     for (size_t I = 0; I < F.Params.size(); ++I) {
       if (F.Params[I] == "*")
@@ -354,7 +406,7 @@ void FnWalker::run() {
   }
   // Where locals die: the function's last statement.
   TSNode Last{};
-  forEachChild(Body, true, [&](TSNode S, TSFieldId) {
+  eachChild(Body, true, [&](TSNode S, TSFieldId) {
     if (kind(S) != G.Comment)
       Last = S;
   });
@@ -373,7 +425,7 @@ void FnWalker::run() {
 
 void FnWalker::walkBlock(TSNode Block) {
   std::vector<TSNode> Stmts;
-  forEachChild(Block, true, [&](TSNode S, TSFieldId) {
+  eachChild(Block, true, [&](TSNode S, TSFieldId) {
     if (kind(S) != G.Comment)
       Stmts.push_back(S);
   });
@@ -404,7 +456,7 @@ Ctx FnWalker::branchCtx(const Ctx &Base, int8_t Pred, TSNode At) {
 void FnWalker::walkStmt(TSNode S, TSNode Next) {
   TSSymbol K = kind(S);
   if (K == G.ExprStmt) {
-    forEachChild(S, true, [&](TSNode X, TSFieldId) {
+    eachChild(S, true, [&](TSNode X, TSFieldId) {
       if (kind(X) == G.Comment)
         return;
       if (kind(X) == G.Assignment || kind(X) == G.AugAssignment) {
@@ -417,7 +469,7 @@ void FnWalker::walkStmt(TSNode S, TSNode Next) {
       TSNode Call = stripParens(X);
       if (kind(Call) != G.Call)
         return;
-      std::string D = dottedName(field(Call, G.FFunction), Src);
+      std::string D = dottedName(fieldOf(Call, G.FFunction), Src);
       if (D.empty())
         return;
       std::string Q = resolveDotted(D).Qual;
@@ -438,12 +490,7 @@ void FnWalker::walkStmt(TSNode S, TSNode Next) {
     return;
   }
   if (K == G.If) {
-    std::vector<TSNode> Alts;
-    forEachChild(S, true, [&](TSNode C, TSFieldId F) {
-      if (F == G.FAlternative)
-        Alts.push_back(C);
-    });
-    walkIfChain(field(S, G.FCondition), field(S, G.FConsequence), Alts, 0);
+    walkIfChain(S);
     return;
   }
   if (K == G.For)
@@ -459,7 +506,7 @@ void FnWalker::walkStmt(TSNode S, TSNode Next) {
   if (K == G.Delete)
     return walkDelete(S);
   if (K == G.Raise) {
-    forEachChild(S, true, [&](TSNode X, TSFieldId) { eval(X); });
+    eachChild(S, true, [&](TSNode X, TSFieldId) { eval(X); });
     E.Dead = true;
     return;
   }
@@ -468,7 +515,7 @@ void FnWalker::walkStmt(TSNode S, TSNode Next) {
     return;
   }
   if (K == G.Global) {
-    forEachChild(S, true, [&](TSNode X, TSFieldId) {
+    eachChild(S, true, [&](TSNode X, TSFieldId) {
       if (kind(X) == G.Identifier)
         GlobalDecl.insert(text(X));
     });
@@ -480,7 +527,7 @@ void FnWalker::walkStmt(TSNode S, TSNode Next) {
     return;
   }
   if (K == G.Assert) {
-    TSNode C = firstNamedChild(S);
+    TSNode C = firstChildOf(S);
     if (!isNull(C))
       applyCond(evalCond(C), true);
     return;
@@ -494,7 +541,7 @@ void FnWalker::walkStmt(TSNode S, TSNode Next) {
     while (!Blocks.empty()) {
       TSNode B = Blocks.back();
       Blocks.pop_back();
-      forEachChild(B, true, [&](TSNode C, TSFieldId) {
+      eachChild(B, true, [&](TSNode C, TSFieldId) {
         if (kind(C) == G.Block) {
           E = Pre;
           walkBlock(C);
@@ -510,42 +557,99 @@ void FnWalker::walkStmt(TSNode S, TSNode Next) {
   }
   // Anything else (pass, print/exec of old code, type aliases): evaluate
   // sub-expressions for their calls.
-  forEachChild(S, true, [&](TSNode X, TSFieldId) {
+  eachChild(S, true, [&](TSNode X, TSFieldId) {
     if (kind(X) != G.Block && kind(X) != G.Comment)
       eval(X);
   });
 }
 
-void FnWalker::walkIfChain(TSNode CondN, TSNode Conseq,
-                           const std::vector<TSNode> &Alts, size_t AltIdx) {
-  Cond C = evalCond(CondN);
-  Env Pre = E;
-  Ctx Base = E.C;
-  applyCond(C, true);
-  E.C = branchCtx(Base, C.PredT, CondN);
-  Ctx TrueCtx = E.C;
-  walkBlock(Conseq);
-  Env OutT = E;
-  if (!OutT.Dead && OutT.C == TrueCtx)
-    OutT.C = Base;
-  E = Pre;
-  applyCond(C, false);
-  E.C = branchCtx(Base, C.PredF, CondN);
-  Ctx FalseCtx = E.C;
-  if (AltIdx < Alts.size()) {
-    TSNode A = Alts[AltIdx];
-    if (kind(A) == G.Elif)
-      walkIfChain(field(A, G.FCondition), field(A, G.FConsequence), Alts,
-                  AltIdx + 1);
-    else
-      walkBlock(field(A, G.FBody));
+void FnWalker::walkIfChain(TSNode If) {
+  // `if`, then each `elif` in turn, walked in a loop (a chain of thousands
+  // of elifs is one statement; recursing per clause overflowed the stack).
+  // Each clause's true branch is joined into the outcome afterwards, the
+  // last clause first, as nesting the chain would; the variables of the
+  // outcome are joined in place (JoinedVars), so that the cost is the sum
+  // of the branches' sizes, not the size of the whole outcome per clause.
+  struct Clause {
+    Env OutT;
+    Ctx Base, FalseCtx;
+  };
+  std::vector<Clause> Clauses;
+  std::vector<TSNode> Alts;
+  eachChild(If, true, [&](TSNode C, TSFieldId F) {
+    if (F == G.FAlternative)
+      Alts.push_back(C);
+  });
+  TSNode CondN = fieldOf(If, G.FCondition), Conseq = fieldOf(If, G.FConsequence);
+  size_t AltIdx = 0;
+  TSNode ElseBody{};
+  while (true) {
+    Cond C = evalCond(CondN);
+    Env Pre = E;
+    Ctx Base = E.C;
+    applyCond(C, true);
+    E.C = branchCtx(Base, C.PredT, CondN);
+    Ctx TrueCtx = E.C;
+    walkBlock(Conseq);
+    Clause Cl;
+    Cl.OutT = std::move(E);
+    if (!Cl.OutT.Dead && Cl.OutT.C == TrueCtx)
+      Cl.OutT.C = Base;
+    E = std::move(Pre);
+    applyCond(C, false);
+    E.C = branchCtx(Base, C.PredF, CondN);
+    Cl.Base = Base;
+    Cl.FalseCtx = E.C;
+    Clauses.push_back(std::move(Cl));
+    if (AltIdx >= Alts.size())
+      break;
+    TSNode A = Alts[AltIdx++];
+    if (kind(A) != G.Elif) {
+      ElseBody = fieldOf(A, G.FBody);
+      break;
+    }
+    CondN = fieldOf(A, G.FCondition);
+    Conseq = fieldOf(A, G.FConsequence);
   }
-  Env OutF = E;
-  // A branch that falls through leaves its predicate region; one that
-  // cannot (an early return under `if not capturing`) hands its context on.
-  if (!OutF.Dead && !OutT.Dead && OutF.C == FalseCtx)
-    OutF.C = Base;
-  E = joinEnv(OutT, OutF, Base);
+  if (!isNull(ElseBody))
+    walkBlock(ElseBody);
+  // Fold: Out is the false side of clause I (what clauses after I give).
+  Env Out = std::move(E);
+  JoinedVars Acc;
+  if (!Out.Dead)
+    Acc.add(std::move(Out.Vars), /*Priority=*/false);
+  for (size_t I = Clauses.size(); I-- > 0;) {
+    Clause &Cl = Clauses[I];
+    Env &T = Cl.OutT;
+    // A branch that falls through leaves its predicate region; one that
+    // cannot (an early return under `if not capturing`) hands its context on.
+    if (!Out.Dead && !T.Dead && Out.C == Cl.FalseCtx)
+      Out.C = Cl.Base;
+    if (T.Dead)
+      continue;
+    if (Out.Dead) {
+      Out.Dead = false;
+      Out.C = T.C;
+      Out.NotNone = std::move(T.NotNone);
+      Out.Empty = std::move(T.Empty);
+    } else {
+      Out.C = T.C == Out.C ? T.C : Cl.Base;
+      std::set<std::string> Both;
+      for (const std::string &K : T.NotNone)
+        if (Out.NotNone.count(K))
+          Both.insert(K);
+      Out.NotNone = std::move(Both);
+      std::vector<int> Empty;
+      for (int P : T.Empty)
+        if (std::find(Out.Empty.begin(), Out.Empty.end(), P) != Out.Empty.end())
+          Empty.push_back(P);
+      Out.Empty = std::move(Empty);
+    }
+    Acc.add(std::move(T.Vars), /*Priority=*/true);
+  }
+  if (!Out.Dead)
+    Out.Vars = Acc.finish();
+  E = std::move(Out);
 }
 
 void FnWalker::bindIter(TSNode Target, TSNode Iter, const AVal &IterV) {
@@ -554,18 +658,18 @@ void FnWalker::bindIter(TSNode Target, TSNode Iter, const AVal &IterV) {
   bool ValuesOf = false, ItemsOf = false;
   TSNode I = stripParens(Iter);
   // list(P.items()), sorted(P.values()): the same elements.
-  while (kind(I) == G.Call && kind(field(I, G.FFunction)) == G.Identifier &&
-         isElementCopy(text(field(I, G.FFunction))) &&
-         !isLocal(text(field(I, G.FFunction)))) {
-    TSNode A = field(I, G.FArguments);
+  while (kind(I) == G.Call && kind(fieldOf(I, G.FFunction)) == G.Identifier &&
+         isElementCopy(text(fieldOf(I, G.FFunction))) &&
+         !isLocal(text(fieldOf(I, G.FFunction)))) {
+    TSNode A = fieldOf(I, G.FArguments);
     if (isNull(A) || kind(A) != G.ArgumentList || ts_node_named_child_count(A) != 1)
       break;
     I = stripParens(ts_node_named_child(A, 0));
   }
   if (kind(I) == G.Call) {
-    TSNode F = field(I, G.FFunction);
+    TSNode F = fieldOf(I, G.FFunction);
     if (kind(F) == G.Attribute) {
-      std::string A = text(field(F, G.FAttribute));
+      std::string A = text(fieldOf(F, G.FAttribute));
       ValuesOf = A == "values";
       ItemsOf = A == "items";
     }
@@ -583,7 +687,7 @@ void FnWalker::bindIter(TSNode Target, TSNode Iter, const AVal &IterV) {
   if (ItemsOf && (K == G.PatternList || K == G.TuplePattern ||
                   K == G.Tuple || K == G.ListPattern)) {
     std::vector<TSNode> Parts;
-    forEachChild(T, true, [&](TSNode C, TSFieldId) {
+    eachChild(T, true, [&](TSNode C, TSFieldId) {
       if (kind(C) != G.Comment)
         Parts.push_back(C);
     });
@@ -599,46 +703,46 @@ void FnWalker::bindIter(TSNode Target, TSNode Iter, const AVal &IterV) {
 }
 
 void FnWalker::walkFor(TSNode S) {
-  TSNode Iter = field(S, G.FRight);
+  TSNode Iter = fieldOf(S, G.FRight);
   AVal IV = eval(Iter);
   Env Pre = E;
-  bindIter(field(S, G.FLeft), Iter, IV);
-  walkBlock(field(S, G.FBody));
+  bindIter(fieldOf(S, G.FLeft), Iter, IV);
+  walkBlock(fieldOf(S, G.FBody));
   E = joinEnv(Pre, E, Pre.C);
-  TSNode Else = field(S, G.FAlternative);
+  TSNode Else = fieldOf(S, G.FAlternative);
   if (!isNull(Else))
-    walkBlock(field(Else, G.FBody));
+    walkBlock(fieldOf(Else, G.FBody));
 }
 
 void FnWalker::walkWhile(TSNode S) {
-  Cond C = evalCond(field(S, G.FCondition));
+  Cond C = evalCond(fieldOf(S, G.FCondition));
   Env Pre = E;
   applyCond(C, true);
-  walkBlock(field(S, G.FBody));
+  walkBlock(fieldOf(S, G.FBody));
   E = joinEnv(Pre, E, Pre.C);
-  TSNode Else = field(S, G.FAlternative);
+  TSNode Else = fieldOf(S, G.FAlternative);
   if (!isNull(Else))
-    walkBlock(field(Else, G.FBody));
+    walkBlock(fieldOf(Else, G.FBody));
 }
 
 void FnWalker::walkTry(TSNode S) {
   Env Pre = E;
-  walkBlock(field(S, G.FBody));
+  walkBlock(fieldOf(S, G.FBody));
   Env AfterBody = E;
   Env Out = AfterBody;
   TSNode Finally{};
-  forEachChild(S, true, [&](TSNode C, TSFieldId) {
+  eachChild(S, true, [&](TSNode C, TSFieldId) {
     TSSymbol K = kind(C);
     if (K == G.Except || K == G.ExceptGroup) {
       E = joinEnv(Pre, AfterBody, Pre.C);
-      forEachChild(C, true, [&](TSNode X, TSFieldId) {
+      eachChild(C, true, [&](TSNode X, TSFieldId) {
         if (kind(X) == G.Block)
           walkBlock(X);
       });
       Out = joinEnv(Out, E, Pre.C);
     } else if (K == G.Else) {
       E = AfterBody;
-      walkBlock(field(C, G.FBody));
+      walkBlock(fieldOf(C, G.FBody));
       Out = joinEnv(Out, E, Pre.C);
     } else if (K == G.Finally) {
       Finally = C;
@@ -649,7 +753,7 @@ void FnWalker::walkTry(TSNode S) {
     bool WasDead = E.Dead;
     if (WasDead)
       E = Pre; // the finally block runs on the way out, too
-    forEachChild(Finally, true, [&](TSNode X, TSFieldId) {
+    eachChild(Finally, true, [&](TSNode X, TSFieldId) {
       if (kind(X) == G.Block)
         walkBlock(X);
     });
@@ -661,22 +765,22 @@ void FnWalker::walkTry(TSNode S) {
 void FnWalker::walkWith(TSNode S, TSNode Next) {
   Ctx Saved = E.C;
   int Opened = -1;
-  forEachChild(S, true, [&](TSNode Clause, TSFieldId) {
+  eachChild(S, true, [&](TSNode Clause, TSFieldId) {
     if (kind(Clause) != G.WithClause)
       return;
-    forEachChild(Clause, true, [&](TSNode Item, TSFieldId) {
+    eachChild(Clause, true, [&](TSNode Item, TSFieldId) {
       if (kind(Item) != G.WithItem)
         return;
-      TSNode V = field(Item, G.FValue);
+      TSNode V = fieldOf(Item, G.FValue);
       TSNode Alias{};
       if (kind(V) == G.AsPattern) {
-        Alias = field(V, G.FAlias);
-        V = firstNamedChild(V);
+        Alias = fieldOf(V, G.FAlias);
+        V = firstChildOf(V);
       }
       V = stripParens(V);
       AVal Val = eval(V);
       if (kind(V) == G.Call) {
-        std::string D = dottedName(field(V, G.FFunction), Src);
+        std::string D = dottedName(fieldOf(V, G.FFunction), Src);
         std::string Q = D.empty() ? "" : resolveDotted(D).Qual;
         if (!D.empty() && (Cat.CaptureContexts.matches(Q))) {
           Region R;
@@ -687,22 +791,22 @@ void FnWalker::walkWith(TSNode S, TSNode Next) {
           E.C.Region = Opened;
           E.C.Excluded = false;
         } else if (!D.empty() && Cat.StreamSwitches.matches(Q)) {
-          TSNode Args = field(V, G.FArguments);
-          TSNode First = isNull(Args) ? TSNode{} : firstNamedChild(Args);
+          TSNode Args = fieldOf(V, G.FArguments);
+          TSNode First = isNull(Args) ? TSNode{} : firstChildOf(Args);
           if (!isNull(First) && kind(First) == G.KeywordArgument)
-            First = field(First, G.FValue);
-          E.C.Stream = P.intern(isNull(First) ? exprKey(V, Src)
-                                              : exprKey(First, Src));
+            First = fieldOf(First, G.FValue);
+          E.C.Stream = P.intern(isNull(First) ? keyOf(V, Src)
+                                              : keyOf(First, Src));
         }
       }
       if (!isNull(Alias)) {
-        TSNode T = firstNamedChild(Alias);
+        TSNode T = firstChildOf(Alias);
         if (!isNull(T))
           assign(T, Val, TSNode{});
       }
     });
   });
-  walkBlock(field(S, G.FBody));
+  walkBlock(fieldOf(S, G.FBody));
   if (Opened >= 0) {
     Region &R = facts().Regions[Opened];
     if (!isNull(Next)) {
@@ -724,7 +828,7 @@ void FnWalker::walkReturn(TSNode S) {
     if (!W.DiesAt.valid() && !W.ReturnAt.valid())
       W.ReturnAt = pos(S);
   }
-  TSNode X = firstNamedChild(S);
+  TSNode X = firstChildOf(S);
   if (!isNull(X)) {
     AVal V = eval(X);
     if (V.Weak && V.WeakOfParam >= 0 &&
@@ -750,9 +854,9 @@ void FnWalker::walkReturn(TSNode S) {
 
 void FnWalker::walkDelete(TSNode S) {
   std::vector<TSNode> Targets;
-  forEachChild(S, true, [&](TSNode C, TSFieldId) {
+  eachChild(S, true, [&](TSNode C, TSFieldId) {
     if (kind(C) == G.ExpressionList)
-      forEachChild(C, true, [&](TSNode D, TSFieldId) { Targets.push_back(D); });
+      eachChild(C, true, [&](TSNode D, TSFieldId) { Targets.push_back(D); });
     else if (kind(C) != G.Comment)
       Targets.push_back(C);
   });
@@ -763,9 +867,9 @@ void FnWalker::walkDelete(TSNode S) {
       kill(N, pos(S));
       E.Vars.erase(N);
     } else if (kind(T) == G.Subscript || kind(T) == G.Attribute) {
-      AVal Base = eval(kind(T) == G.Subscript ? field(T, G.FValue) : T);
+      AVal Base = eval(kind(T) == G.Subscript ? fieldOf(T, G.FValue) : T);
       if (kind(T) == G.Subscript)
-        eval(field(T, G.FSubscript));
+        eval(fieldOf(T, G.FSubscript));
       if (Base.Place >= 0)
         clearPlace(Base.Place, spelling(Base), pos(S), !Base.ViaSelf);
     }
@@ -778,14 +882,14 @@ template <typename Fn>
 void forEachImportBinding(const Module &M, TSNode S, Fn &&Bind) {
   const Grammar &G = Grammar::get();
   std::string_view Src = M.Source;
-  auto text = [&](TSNode N) { return std::string(nodeText(N, Src)); };
+  auto text = [&](TSNode N) { return std::string(textOf(N, Src)); };
   const std::string &ModName = M.Name;
-  if (ts_node_symbol(S) == G.Import) {
-    forEachChild(S, true, [&](TSNode N, TSFieldId F) {
+  if (kindOf(S) == G.Import) {
+    eachChild(S, true, [&](TSNode N, TSFieldId F) {
       if (F != G.FName)
         return;
-      if (ts_node_symbol(N) == G.AliasedImport) {
-        Bind(text(field(N, G.FAlias)), text(field(N, G.FName)));
+      if (kindOf(N) == G.AliasedImport) {
+        Bind(text(fieldOf(N, G.FAlias)), text(fieldOf(N, G.FName)));
       } else {
         std::string D = text(N);
         Bind(D.substr(0, D.find('.')), D.substr(0, D.find('.')));
@@ -793,20 +897,20 @@ void forEachImportBinding(const Module &M, TSNode S, Fn &&Bind) {
     });
     return;
   }
-  TSNode MN = field(S, G.FModuleName);
+  TSNode MN = fieldOf(S, G.FModuleName);
   std::string Base;
-  if (ts_node_symbol(MN) == G.RelativeImport) {
+  if (kindOf(MN) == G.RelativeImport) {
     std::string Pkg = M.IsPackage ? ModName : ModName.substr(0, std::min(ModName.size(), ModName.rfind('.')));
     if (!M.IsPackage && ModName.rfind('.') == std::string::npos)
       Pkg.clear();
     std::string Rest;
-    forEachChild(MN, true, [&](TSNode C, TSFieldId) {
-      if (ts_node_symbol(C) == G.ImportPrefix) {
-        for (size_t I = 1; I < nodeText(C, Src).size(); ++I) {
+    eachChild(MN, true, [&](TSNode C, TSFieldId) {
+      if (kindOf(C) == G.ImportPrefix) {
+        for (size_t I = 1; I < textOf(C, Src).size(); ++I) {
           size_t Dot = Pkg.rfind('.');
           Pkg = Dot == std::string::npos ? "" : Pkg.substr(0, Dot);
         }
-      } else if (ts_node_symbol(C) == G.DottedName) {
+      } else if (kindOf(C) == G.DottedName) {
         Rest = text(C);
       }
     });
@@ -814,11 +918,11 @@ void forEachImportBinding(const Module &M, TSNode S, Fn &&Bind) {
   } else {
     Base = text(MN);
   }
-  forEachChild(S, true, [&](TSNode N, TSFieldId F) {
+  eachChild(S, true, [&](TSNode N, TSFieldId F) {
     if (F != G.FName)
       return;
-    if (ts_node_symbol(N) == G.AliasedImport)
-      Bind(text(field(N, G.FAlias)), Base + "." + text(field(N, G.FName)));
+    if (kindOf(N) == G.AliasedImport)
+      Bind(text(fieldOf(N, G.FAlias)), Base + "." + text(fieldOf(N, G.FName)));
     else
       Bind(text(N), Base + "." + text(N));
   });
@@ -841,20 +945,20 @@ Cond FnWalker::evalCond(TSNode N) {
     return C;
   TSSymbol K = kind(N);
   if (K == G.NotOp) {
-    Cond In = evalCond(field(N, G.FArgument));
+    Cond In = evalCond(fieldOf(N, G.FArgument));
     std::swap(In.PredT, In.PredF);
     std::swap(In.NotNoneT, In.NotNoneF);
     std::swap(In.EmptyT, In.EmptyF);
     return In;
   }
   if (K == G.BooleanOp) {
-    Cond A = evalCond(field(N, G.FLeft));
+    Cond A = evalCond(fieldOf(N, G.FLeft));
     // The right operand is evaluated only when the left one allows it.
     auto SavedNotNone = E.NotNone;
     auto SavedEmpty = E.Empty;
-    std::string Op = text(field(N, G.FOperator));
+    std::string Op = text(fieldOf(N, G.FOperator));
     applyCond(A, Op == "and");
-    Cond B = evalCond(field(N, G.FRight));
+    Cond B = evalCond(fieldOf(N, G.FRight));
     E.NotNone = std::move(SavedNotNone);
     E.Empty = std::move(SavedEmpty);
     if (Op == "and") {
@@ -878,7 +982,7 @@ Cond FnWalker::evalCond(TSNode N) {
   if (K == G.Comparison) {
     std::vector<TSNode> Operands;
     std::vector<std::string> Ops;
-    forEachChild(N, false, [&](TSNode X, TSFieldId) {
+    eachChild(N, false, [&](TSNode X, TSFieldId) {
       if (ts_node_is_named(X)) {
         if (kind(X) != G.Comment)
           Operands.push_back(X);
@@ -911,7 +1015,7 @@ Cond FnWalker::evalCond(TSNode N) {
           Work.pop_back();
           if (kind(X) == G.Identifier)
             SizeChecked.insert(text(X)), C.SizeVars.push_back(text(X));
-          forEachChild(X, true, [&](TSNode Y, TSFieldId) { Work.push_back(Y); });
+          eachChild(X, true, [&](TSNode Y, TSFieldId) { Work.push_back(Y); });
         }
       }
     if (Operands.size() == 2 && Merged.size() == 1) {
@@ -922,11 +1026,11 @@ Cond FnWalker::evalCond(TSNode N) {
       TSNode Subject = RNone ? L : R;
       const AVal &SV = RNone ? Vals[0] : Vals[1];
       if ((RNone || LNone) && (Op == "is not" || Op == "!=")) {
-        C.NotNoneT.push_back(exprKey(Subject, Src));
+        C.NotNoneT.push_back(keyOf(Subject, Src));
         if (SV.Place >= 0 && SV.Elem)
           C.EmptyF.push_back(SV.Place);
       } else if ((RNone || LNone) && (Op == "is" || Op == "==")) {
-        C.NotNoneF.push_back(exprKey(Subject, Src));
+        C.NotNoneF.push_back(keyOf(Subject, Src));
         if (SV.Place >= 0 && SV.Elem)
           C.EmptyT.push_back(SV.Place);
       } else if (Op == "not in" && Vals[1].Place >= 0) {
@@ -941,17 +1045,17 @@ Cond FnWalker::evalCond(TSNode N) {
   C.PredT = V.PredT;
   C.PredF = V.PredF;
   if (K == G.Call) {
-    std::string D = dottedName(field(N, G.FFunction), Src);
+    std::string D = dottedName(fieldOf(N, G.FFunction), Src);
     if (D == "isinstance") {
-      TSNode Args = field(N, G.FArguments);
-      TSNode First = firstNamedChild(Args);
+      TSNode Args = fieldOf(N, G.FArguments);
+      TSNode First = firstChildOf(Args);
       if (!isNull(First))
-        C.NotNoneT.push_back(exprKey(First, Src));
+        C.NotNoneT.push_back(keyOf(First, Src));
     }
     return C;
   }
   if (!V.PredT && (K == G.Identifier || K == G.Attribute || K == G.Subscript)) {
-    C.NotNoneT.push_back(exprKey(N, Src));
+    C.NotNoneT.push_back(keyOf(N, Src));
     if (V.Place >= 0 && V.Elem)
       C.EmptyF.push_back(V.Place);
     else if (V.Place >= 0 && !V.Elem && K != G.Identifier)
@@ -984,9 +1088,9 @@ AVal FnWalker::eval(TSNode N) {
   if (K == G.Subscript)
     return evalSubscript(N);
   if (K == G.Call)
-    return evalCall(N);
+    return evalCallChain(N);
   if (K == G.Await)
-    return eval(firstNamedChild(N));
+    return eval(firstChildOf(N));
   if (K == G.None) {
     AVal V;
     V.MaybeNone = V.NoneLiteral = true;
@@ -994,24 +1098,24 @@ AVal FnWalker::eval(TSNode N) {
     return V;
   }
   if (K == G.Assignment) {
-    TSNode L = field(N, G.FLeft), R = field(N, G.FRight);
+    TSNode L = fieldOf(N, G.FLeft), R = fieldOf(N, G.FRight);
     if (isNull(R))
       return AVal(); // `x: int` declares, binds nothing
     // Chained assignment: a = b = value.
     std::vector<TSNode> Targets{L};
     while (kind(R) == G.Assignment) {
-      Targets.push_back(field(R, G.FLeft));
-      R = field(R, G.FRight);
+      Targets.push_back(fieldOf(R, G.FLeft));
+      R = fieldOf(R, G.FRight);
     }
     TSSymbol RK = kind(R);
     if (Targets.size() == 1 &&
         (RK == G.ExpressionList || RK == G.Tuple) &&
         (kind(L) == G.PatternList || kind(L) == G.TuplePattern)) {
       std::vector<TSNode> Ls, Rs;
-      forEachChild(L, true, [&](TSNode C, TSFieldId) {
+      eachChild(L, true, [&](TSNode C, TSFieldId) {
         if (kind(C) != G.Comment) Ls.push_back(C);
       });
-      forEachChild(R, true, [&](TSNode C, TSFieldId) {
+      eachChild(R, true, [&](TSNode C, TSFieldId) {
         if (kind(C) != G.Comment) Rs.push_back(C);
       });
       if (Ls.size() == Rs.size()) {
@@ -1029,18 +1133,18 @@ AVal FnWalker::eval(TSNode N) {
     return AVal();
   }
   if (K == G.AugAssignment) {
-    eval(field(N, G.FLeft));
-    eval(field(N, G.FRight));
+    eval(fieldOf(N, G.FLeft));
+    eval(fieldOf(N, G.FRight));
     return AVal();
   }
   if (K == G.NamedExpr) {
-    AVal V = eval(field(N, G.FValue));
-    assign(field(N, G.FName), V, field(N, G.FValue));
+    AVal V = eval(fieldOf(N, G.FValue));
+    assign(fieldOf(N, G.FName), V, fieldOf(N, G.FValue));
     return V;
   }
   if (K == G.Conditional) {
     std::vector<TSNode> Parts;
-    forEachChild(N, true, [&](TSNode C, TSFieldId) {
+    eachChild(N, true, [&](TSNode C, TSFieldId) {
       if (kind(C) != G.Comment) Parts.push_back(C);
     });
     if (Parts.size() != 3) {
@@ -1072,10 +1176,10 @@ AVal FnWalker::eval(TSNode N) {
     return evalComprehension(N);
   if (K == G.Dictionary) {
     AVal V;
-    forEachChild(N, true, [&](TSNode C, TSFieldId) {
+    eachChild(N, true, [&](TSNode C, TSFieldId) {
       if (kind(C) == G.Pair) {
-        eval(field(C, G.FKey));
-        TSNode Val = field(C, G.FValue);
+        eval(fieldOf(C, G.FKey));
+        TSNode Val = fieldOf(C, G.FValue);
         if (kind(stripParens(Val)) == G.None && !V.NoneDict) {
           V.NoneDict = true;
           V.NoneDictAt = pos(Val);
@@ -1095,7 +1199,7 @@ AVal FnWalker::eval(TSNode N) {
     // A tuple of weak refs (the attn_params record) is "maybe weak", with
     // no single holder: it is never reported as one memory.
     AVal V;
-    forEachChild(N, true, [&](TSNode C, TSFieldId) {
+    eachChild(N, true, [&](TSNode C, TSFieldId) {
       if (kind(C) == G.Comment)
         return;
       AVal X = eval(C);
@@ -1110,13 +1214,13 @@ AVal FnWalker::eval(TSNode N) {
     return V;
   }
   if (K == G.KeywordArgument)
-    return eval(field(N, G.FValue));
+    return eval(fieldOf(N, G.FValue));
   if (K == G.ListSplat || K == G.DictSplat)
-    return eval(firstNamedChild(N));
+    return eval(firstChildOf(N));
   if (K == G.String || K == G.Integer || K == G.True || K == G.False)
     return AVal();
   // Anything else: walk its children for calls.
-  forEachChild(N, true, [&](TSNode C, TSFieldId) {
+  eachChild(N, true, [&](TSNode C, TSFieldId) {
     if (kind(C) != G.Comment && kind(C) != G.Block)
       eval(C);
   });
@@ -1205,9 +1309,9 @@ AVal FnWalker::evalAttribute(TSNode N) {
       V.PredF = -1;
     }
   }
-  TSNode Obj = field(N, G.FObject);
+  TSNode Obj = fieldOf(N, G.FObject);
   AVal OV = eval(Obj);
-  std::string Attr = text(field(N, G.FAttribute));
+  std::string Attr = text(fieldOf(N, G.FAttribute));
   // A predicate read off a call's result, `get_forward_context().capturing`,
   // has no dotted name: the attribute alone decides.
   if (D.empty() && Cat.CapturePredicates.matches(Attr)) {
@@ -1222,8 +1326,8 @@ AVal FnWalker::evalAttribute(TSNode N) {
 }
 
 AVal FnWalker::evalSubscript(TSNode N) {
-  AVal Base = eval(field(N, G.FValue));
-  forEachChild(N, true, [&](TSNode C, TSFieldId F) {
+  AVal Base = eval(fieldOf(N, G.FValue));
+  eachChild(N, true, [&](TSNode C, TSFieldId F) {
     if (F == G.FSubscript)
       eval(C);
   });
@@ -1246,23 +1350,23 @@ AVal FnWalker::evalComprehension(TSNode N) {
   TSSymbol K = kind(N);
   AVal Result;
   std::vector<TSNode> Clauses;
-  forEachChild(N, true, [&](TSNode C, TSFieldId) {
+  eachChild(N, true, [&](TSNode C, TSFieldId) {
     if (kind(C) == G.ForIn || kind(C) == G.IfClause)
       Clauses.push_back(C);
   });
   for (TSNode C : Clauses) {
     if (kind(C) == G.ForIn) {
-      TSNode Iter = field(C, G.FRight);
+      TSNode Iter = fieldOf(C, G.FRight);
       AVal IV = eval(Iter);
-      bindIter(field(C, G.FLeft), Iter, IV);
+      bindIter(fieldOf(C, G.FLeft), Iter, IV);
     } else {
-      applyCond(evalCond(firstNamedChild(C)), true);
+      applyCond(evalCond(firstChildOf(C)), true);
     }
   }
-  TSNode Body = field(N, G.FBody);
+  TSNode Body = fieldOf(N, G.FBody);
   if (K == G.DictComp && kind(Body) == G.Pair) {
-    eval(field(Body, G.FKey));
-    TSNode Val = field(Body, G.FValue);
+    eval(fieldOf(Body, G.FKey));
+    TSNode Val = fieldOf(Body, G.FValue);
     if (kind(stripParens(Val)) == G.None) {
       Result.NoneDict = true;
       Result.NoneDictAt = pos(Val);
@@ -1318,8 +1422,8 @@ AVal FnWalker::convert(const AVal &Arg, TSNode ArgNode, Pos At, int Helper,
       // Nested conversion written at this call: drop the inner one.
       TSNode A = stripParens(ArgNode);
       if (kind(A) == G.Call && Arg.WeakAt == pos(A)) {
-        TSNode InnerArgs = field(A, G.FArguments);
-        TSNode Inner = isNull(InnerArgs) ? TSNode{} : firstNamedChild(InnerArgs);
+        TSNode InnerArgs = fieldOf(A, G.FArguments);
+        TSNode Inner = isNull(InnerArgs) ? TSNode{} : firstChildOf(InnerArgs);
         if (!isNull(Inner) && kind(Inner) != G.KeywordArgument) {
           FixIt F;
           F.File = M.Path;
@@ -1384,7 +1488,7 @@ void FnWalker::useInOp(const AVal &V, TSNode ArgNode) {
     U.C = E.C;
     TSNode A = stripParens(ArgNode);
     if (kind(A) == G.KeywordArgument)
-      A = stripParens(field(A, G.FValue));
+      A = stripParens(fieldOf(A, G.FValue));
     if (kind(A) == G.Identifier)
       U.Var = text(A);
     U.Shared = !V.ViaSelf;
@@ -1399,9 +1503,23 @@ void FnWalker::useInOp(const AVal &V, TSNode ArgNode) {
     param(V.Param).UsedInOp = true;
 }
 
-AVal FnWalker::evalCall(TSNode N) {
-  TSNode F = field(N, G.FFunction);
-  TSNode Args = field(N, G.FArguments);
+AVal FnWalker::evalCallChain(TSNode N) {
+  // f()()...(): each call's callee is the call before it. The links are
+  // evaluated innermost first in a loop; recursing through evalCall's large
+  // frame per link overflowed the stack at a few thousand links.
+  std::vector<TSNode> Chain{N};
+  for (TSNode F = stripParens(fieldOf(N, G.FFunction)); kind(F) == G.Call;
+       F = stripParens(fieldOf(F, G.FFunction)))
+    Chain.push_back(F);
+  AVal R;
+  for (size_t I = Chain.size(); I-- > 0;)
+    R = evalCall(Chain[I], /*CalleeDone=*/I + 1 < Chain.size());
+  return R;
+}
+
+AVal FnWalker::evalCall(TSNode N, bool CalleeDone) {
+  TSNode F = fieldOf(N, G.FFunction);
+  TSNode Args = fieldOf(N, G.FArguments);
   std::string D = dottedName(F, Src);
   std::string Method;
   TSNode Recv{};
@@ -1428,11 +1546,11 @@ AVal FnWalker::evalCall(TSNode N) {
   std::string Head = D.substr(0, D.find('.'));
   bool HeadLocal = !D.empty() && (isLocal(Head) || (!SelfName.empty() && Head == SelfName));
   if (kind(F) == G.Attribute) {
-    Recv = field(F, G.FObject);
-    Method = text(field(F, G.FAttribute));
+    Recv = fieldOf(F, G.FObject);
+    Method = text(fieldOf(F, G.FAttribute));
     TSNode RS = stripParens(Recv);
     if (kind(RS) == G.Call &&
-        dottedName(field(RS, G.FFunction), Src) == "super") {
+        dottedName(fieldOf(RS, G.FFunction), Src) == "super") {
       if (fn().Class >= 0) {
         Callee = P.findMethod(fn().Class, Method, /*SkipSelf=*/true);
         Bound = true;
@@ -1466,7 +1584,7 @@ AVal FnWalker::evalCall(TSNode N) {
       Qual = R.Qual;
       BindResolved(R);
     }
-  } else {
+  } else if (!CalleeDone) {
     eval(F);
   }
 
@@ -1483,16 +1601,16 @@ AVal FnWalker::evalCall(TSNode N) {
     if (kind(Args) == G.GeneratorExpr) {
       As.push_back({Args, Args, "", eval(Args), false});
     } else {
-      forEachChild(Args, true, [&](TSNode C, TSFieldId) {
+      eachChild(Args, true, [&](TSNode C, TSFieldId) {
         TSSymbol CK = kind(C);
         if (CK == G.Comment)
           return;
         Arg A;
         A.Node = A.Whole = C;
         if (CK == G.KeywordArgument) {
-          A.Keyword = text(field(C, G.FName));
-          A.V = eval(field(C, G.FValue));
-          A.Node = field(C, G.FValue);
+          A.Keyword = text(fieldOf(C, G.FName));
+          A.V = eval(fieldOf(C, G.FValue));
+          A.Node = fieldOf(C, G.FValue);
         } else {
           A.Splat = CK == G.ListSplat || CK == G.DictSplat;
           A.V = eval(C);
@@ -1556,10 +1674,10 @@ AVal FnWalker::evalCall(TSNode N) {
   }
   if ((Qual == "collections.defaultdict" || D == "defaultdict") && !As.empty()) {
     TSNode L = stripParens(As[0].Node);
-    if (kind(L) == G.Lambda && kind(stripParens(field(L, G.FBody))) == G.None) {
+    if (kind(L) == G.Lambda && kind(stripParens(fieldOf(L, G.FBody))) == G.None) {
       AVal V;
       V.Fresh = V.NoneDict = true;
-      V.NoneDictAt = pos(field(L, G.FBody));
+      V.NoneDictAt = pos(fieldOf(L, G.FBody));
       return V;
     }
   }
@@ -1768,14 +1886,26 @@ AVal FnWalker::evalCall(TSNode N) {
 //===----------------------------------------------------------------------===//
 
 void FnWalker::kill(const std::string &Name, Pos At) {
-  for (auto &[K, V] : E.Vars)
-    if (V.Weak && V.Holder == Name && !V.HolderDiesAt.valid())
-      V.HolderDiesAt = At;
-  for (auto &[Idx, Holder] : OpenStores) {
-    WeakStoreFact &W = facts().WeakStores[Idx];
-    if (Holder == Name && !W.DiesAt.valid() && W.C.Region == E.C.Region)
-      W.DiesAt = At;
-  }
+  // Only the locals once bound to a weak ref of Name's memory can be its
+  // aliases: looking at every local at every assignment made a statement
+  // `a0, a1, ... = ...` quadratic.
+  auto Aliases = WeakAliases.find(Name);
+  if (Aliases != WeakAliases.end())
+    for (const std::string &A : Aliases->second) {
+      auto It = E.Vars.find(A);
+      if (It == E.Vars.end())
+        continue;
+      AVal &V = It->second;
+      if (V.Weak && V.Holder == Name && !V.HolderDiesAt.valid())
+        V.HolderDiesAt = At;
+    }
+  auto Stores = OpenStoresOf.find(Name);
+  if (Stores != OpenStoresOf.end())
+    for (size_t Idx : Stores->second) {
+      WeakStoreFact &W = facts().WeakStores[Idx];
+      if (!W.DiesAt.valid() && W.C.Region == E.C.Region)
+        W.DiesAt = At;
+    }
 }
 
 void FnWalker::assignName(const std::string &Name, AVal V, TSNode At) {
@@ -1798,12 +1928,15 @@ void FnWalker::assignName(const std::string &Name, AVal V, TSNode At) {
     NoneInitFact NI{Pl, V.NoneDictAt};
     facts().NoneInits.push_back(NI);
   }
+  if (!V.Holder.empty()) // (a join may make it weak later)
+    WeakAliases[V.Holder].insert(Name);
   E.Vars[Name] = V;
-  // Checks of the old value no longer hold.
-  for (auto It = E.NotNone.begin(); It != E.NotNone.end();) {
+  // Checks of the old value no longer hold: Name's, and those of its
+  // attributes and slots, which sort right after it.
+  for (auto It = E.NotNone.lower_bound(Name);
+       It != E.NotNone.end() && It->compare(0, Name.size(), Name) == 0;) {
     const std::string &K = *It;
-    if (K == Name || (K.size() > Name.size() && K.compare(0, Name.size(), Name) == 0 &&
-                      (K[Name.size()] == '.' || K[Name.size()] == '[')))
+    if (K.size() == Name.size() || K[Name.size()] == '.' || K[Name.size()] == '[')
       It = E.NotNone.erase(It);
     else
       ++It;
@@ -1819,10 +1952,10 @@ void FnWalker::assign(TSNode Target, const AVal &V, TSNode ValueNode) {
     return;
   }
   if (K == G.Attribute) {
-    TSNode Obj = field(Target, G.FObject);
+    TSNode Obj = fieldOf(Target, G.FObject);
     AVal OV = eval(Obj);
     bool ViaSelf;
-    std::string Display = exprKey(Target, Src);
+    std::string Display = keyOf(Target, Src);
     std::string D = dottedName(Target, Src);
     int Pl = -1;
     if (!D.empty()) {
@@ -1834,7 +1967,7 @@ void FnWalker::assign(TSNode Target, const AVal &V, TSNode ValueNode) {
       }
     }
     if (Pl < 0)
-      Pl = attrPlace(Obj, text(field(Target, G.FAttribute)), OV, ViaSelf);
+      Pl = attrPlace(Obj, text(fieldOf(Target, G.FAttribute)), OV, ViaSelf);
     else
       ViaSelf = false;
     storePlace(Pl, Display, V, pos(Target), true, !ViaSelf);
@@ -1842,8 +1975,8 @@ void FnWalker::assign(TSNode Target, const AVal &V, TSNode ValueNode) {
     return;
   }
   if (K == G.Subscript) {
-    AVal Base = eval(field(Target, G.FValue));
-    forEachChild(Target, true, [&](TSNode C, TSFieldId F) {
+    AVal Base = eval(fieldOf(Target, G.FValue));
+    eachChild(Target, true, [&](TSNode C, TSFieldId F) {
       if (F == G.FSubscript)
         eval(C);
     });
@@ -1852,12 +1985,12 @@ void FnWalker::assign(TSNode Target, const AVal &V, TSNode ValueNode) {
                  !Base.ViaSelf);
     else if (!V.Weak && !V.Holder.empty())
       facts().Escaped.insert(V.Holder);
-    E.NotNone.erase(exprKey(Target, Src));
+    E.NotNone.erase(keyOf(Target, Src));
     return;
   }
   if (K == G.PatternList || K == G.TuplePattern || K == G.ListPattern ||
       K == G.Tuple || K == G.List || K == G.ExpressionList) {
-    forEachChild(Target, true, [&](TSNode C, TSFieldId) {
+    eachChild(Target, true, [&](TSNode C, TSFieldId) {
       if (kind(C) != G.Comment) {
         AVal Part;
         Part.Place = V.Place;
@@ -1869,7 +2002,7 @@ void FnWalker::assign(TSNode Target, const AVal &V, TSNode ValueNode) {
     return;
   }
   if (K == G.ListSplatPattern || K == G.ListSplat) {
-    TSNode In = firstNamedChild(Target);
+    TSNode In = firstChildOf(Target);
     if (!isNull(In))
       assign(In, AVal(), TSNode{});
   }
@@ -1902,6 +2035,7 @@ void FnWalker::storePlace(int Pl, const std::string &Name, const AVal &V,
     W.PlaceName = Name;
     facts().WeakStores.push_back(W);
     OpenStores.emplace_back(facts().WeakStores.size() - 1, V.Holder);
+    OpenStoresOf[V.Holder].push_back(facts().WeakStores.size() - 1);
   }
   // A weak value written over a slot drops nothing: only strong writes
   // can free what earlier layers' tasks point at.
@@ -1990,7 +2124,7 @@ public:
     for (const std::string &Pa : F.Params)
       if (Pa != "*")
         Params.insert(Pa);
-    scan(F.ModuleBody ? F.Node : field(F.Node, G.FBody));
+    scan(F.ModuleBody ? F.Node : fieldOf(F.Node, G.FBody));
     solveLocals();
     for (TSNode C : Calls)
       predictCall(C);
@@ -2013,9 +2147,12 @@ private:
   std::unordered_map<std::string, StaticVals> Vals;
   std::vector<TSNode> Calls;
   std::vector<int> Out;
+  /// The inner assignments of chains `a = b = value` already bound: binding
+  /// each link's chain again made `a = a = ... = 1` quadratic.
+  std::unordered_set<const void *> InChain;
 
-  TSSymbol kind(TSNode N) const { return ts_node_symbol(N); }
-  std::string text(TSNode N) const { return std::string(nodeText(N, Src)); }
+  TSSymbol kind(TSNode N) const { return kindOf(N); }
+  std::string text(TSNode N) const { return std::string(textOf(N, Src)); }
 
   bool mayBeLocal(const std::string &N) const {
     return Binds.count(N) || Params.count(N) || F.Nested.count(N);
@@ -2032,7 +2169,7 @@ private:
                K == G.ListPattern || K == G.Tuple || K == G.List ||
                K == G.ExpressionList || K == G.ListSplatPattern ||
                K == G.ListSplat) {
-      forEachChild(T, true, [&](TSNode C, TSFieldId) {
+      eachChild(T, true, [&](TSNode C, TSFieldId) {
         if (kind(C) != G.Comment)
           bindTarget(C, TSNode{});
       });
@@ -2040,23 +2177,26 @@ private:
   }
 
   void bindAssignment(TSNode N) {
-    TSNode L = field(N, G.FLeft), R = field(N, G.FRight);
+    TSNode L = fieldOf(N, G.FLeft), R = fieldOf(N, G.FRight);
     if (ts_node_is_null(R))
       return;
     std::vector<TSNode> Targets{L};
     while (kind(R) == G.Assignment) {
-      Targets.push_back(field(R, G.FLeft));
-      R = field(R, G.FRight);
+      // The scan meets this inner link of the chain next: it is bound here,
+      // with the chain's value, and not again from there.
+      InChain.insert(R.id);
+      Targets.push_back(fieldOf(R, G.FLeft));
+      R = fieldOf(R, G.FRight);
     }
     TSSymbol RK = kind(R);
     if (Targets.size() == 1 && (RK == G.ExpressionList || RK == G.Tuple) &&
         (kind(L) == G.PatternList || kind(L) == G.TuplePattern)) {
       std::vector<TSNode> Ls, Rs;
-      forEachChild(L, true, [&](TSNode C, TSFieldId) {
+      eachChild(L, true, [&](TSNode C, TSFieldId) {
         if (kind(C) != G.Comment)
           Ls.push_back(C);
       });
-      forEachChild(R, true, [&](TSNode C, TSFieldId) {
+      eachChild(R, true, [&](TSNode C, TSFieldId) {
         if (kind(C) != G.Comment)
           Rs.push_back(C);
       });
@@ -2081,18 +2221,19 @@ private:
       if (K == G.Call) {
         Calls.push_back(N);
       } else if (K == G.Assignment) {
-        bindAssignment(N);
+        if (!InChain.count(N.id))
+          bindAssignment(N);
       } else if (K == G.NamedExpr) {
-        bindTarget(field(N, G.FName), field(N, G.FValue));
+        bindTarget(fieldOf(N, G.FName), fieldOf(N, G.FValue));
       } else if (K == G.WithItem) {
-        TSNode V = field(N, G.FValue);
+        TSNode V = fieldOf(N, G.FValue);
         if (kind(V) == G.AsPattern) {
-          TSNode Alias = field(V, G.FAlias);
-          TSNode T = ts_node_is_null(Alias) ? TSNode{} : firstNamedChild(Alias);
-          bindTarget(T, stripParens(firstNamedChild(V)));
+          TSNode Alias = fieldOf(V, G.FAlias);
+          TSNode T = ts_node_is_null(Alias) ? TSNode{} : firstChildOf(Alias);
+          bindTarget(T, stripParens(firstChildOf(V)));
         }
       } else if (K == G.For || K == G.ForIn) {
-        bindTarget(field(N, G.FLeft), TSNode{});
+        bindTarget(fieldOf(N, G.FLeft), TSNode{});
       } else if (K == G.Identifier || K == G.String || K == G.Integer ||
                  K == G.Comment) {
         return false; // nothing below
@@ -2126,7 +2267,7 @@ private:
       return;
     TSSymbol K = kind(X);
     if (K == G.Await) {
-      valsOfExpr(firstNamedChild(X), R);
+      valsOfExpr(firstChildOf(X), R);
     } else if (K == G.Identifier) {
       std::string N = text(X);
       if (mayBeLocal(N)) {
@@ -2144,11 +2285,11 @@ private:
           if (Re.Kind == Resolved::Function)
             R.Funcs.push_back(Re.Index);
     } else if (K == G.Call) {
-      TSNode Fx = field(X, G.FFunction);
-      TSNode RS = kind(Fx) == G.Attribute ? stripParens(field(Fx, G.FObject))
+      TSNode Fx = fieldOf(X, G.FFunction);
+      TSNode RS = kind(Fx) == G.Attribute ? stripParens(fieldOf(Fx, G.FObject))
                                           : TSNode{};
       if (!ts_node_is_null(RS) && kind(RS) == G.Call &&
-          dottedName(field(RS, G.FFunction), Src) == "super")
+          dottedName(fieldOf(RS, G.FFunction), Src) == "super")
         return;
       std::string D = dottedName(Fx, Src);
       if (!D.empty())
@@ -2156,9 +2297,9 @@ private:
           if (Re.Kind == Resolved::Class)
             R.Instances.push_back(Re.Index);
     } else if (K == G.NamedExpr) {
-      valsOfExpr(field(X, G.FValue), R);
+      valsOfExpr(fieldOf(X, G.FValue), R);
     } else if (K == G.Conditional) {
-      forEachChild(X, true, [&](TSNode C, TSFieldId) {
+      eachChild(X, true, [&](TSNode C, TSFieldId) {
         if (kind(C) != G.Comment)
           valsOfExpr(C, R);
       });
@@ -2191,14 +2332,14 @@ private:
   }
 
   void predictCall(TSNode N) {
-    TSNode Fx = field(N, G.FFunction);
+    TSNode Fx = fieldOf(N, G.FFunction);
     std::string D = dottedName(Fx, Src);
     if (kind(Fx) == G.Attribute) {
-      TSNode Recv = field(Fx, G.FObject);
-      std::string Method = text(field(Fx, G.FAttribute));
+      TSNode Recv = fieldOf(Fx, G.FObject);
+      std::string Method = text(fieldOf(Fx, G.FAttribute));
       TSNode RS = stripParens(Recv);
       if (kind(RS) == G.Call &&
-          dottedName(field(RS, G.FFunction), Src) == "super") {
+          dottedName(fieldOf(RS, G.FFunction), Src) == "super") {
         if (F.Class >= 0) {
           int C = P.findMethod(F.Class, Method, /*SkipSelf=*/true);
           if (C >= 0)

@@ -1,0 +1,49 @@
+//===- NodeAccess.h - Null-safe node access for the walks -----------------===//
+//
+// The walks (Walker, Package) read trees the validation pass (Validate.h)
+// accepted, but a shape the grammar allows and no check foresaw must not
+// crash them: tree-sitter's accessors dereference a null node (a field that
+// is not there). These wrappers answer "nothing" for a null node instead:
+// no kind, no text, no children, no fields.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TETHER_PYTHON_NODEACCESS_H
+#define TETHER_PYTHON_NODEACCESS_H
+
+#include "Syntax.h"
+
+namespace tether::python {
+
+/// The kind a null node reports: no symbol of the grammar (0 is the end
+/// token, which symbols looked up by a name the grammar lacks also get;
+/// 0xFFFF is ERROR).
+inline constexpr TSSymbol NoKind = 0xFFFE;
+
+inline TSSymbol kindOf(TSNode N) {
+  return ts_node_is_null(N) ? NoKind : ts_node_symbol(N);
+}
+
+inline TSNode fieldOf(TSNode N, TSFieldId F) {
+  return ts_node_is_null(N) ? TSNode{} : ts_node_child_by_field_id(N, F);
+}
+
+inline std::string_view textOf(TSNode N, std::string_view Src) {
+  return ts_node_is_null(N) ? std::string_view() : nodeText(N, Src);
+}
+
+template <typename Fn> void eachChild(TSNode N, bool NamedOnly, Fn &&F) {
+  if (!ts_node_is_null(N))
+    forEachChild(N, NamedOnly, F);
+}
+
+inline TSNode firstChildOf(TSNode N) {
+  return ts_node_is_null(N) ? TSNode{} : firstNamedChild(N);
+}
+
+inline std::string keyOf(TSNode N, std::string_view Src) {
+  return ts_node_is_null(N) ? std::string() : exprKey(N, Src);
+}
+
+} // namespace tether::python
+
+#endif

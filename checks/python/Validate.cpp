@@ -1,0 +1,312 @@
+//===- Validate.cpp - Trees tree-sitter accepts and CPython rejects -------===//
+#include "Validate.h"
+#include "NodeAccess.h"
+
+#include <cstring>
+#include <unordered_set>
+#include <vector>
+
+using namespace tether::python;
+
+namespace {
+
+/// Kinds the shared Grammar table does not name.
+struct ExtraKinds {
+  TSSymbol KeywordIdentifier, LambdaParameters, KeywordSeparator, Nonlocal,
+      CasePattern;
+  static const ExtraKinds &get() {
+    static const ExtraKinds K = [] {
+      const TSLanguage *L = Grammar::get().Lang;
+      auto Sym = [&](const char *Name) {
+        return ts_language_symbol_for_name(L, Name, (uint32_t)std::strlen(Name),
+                                           /*is_named=*/true);
+      };
+      ExtraKinds E;
+      E.KeywordIdentifier = Sym("keyword_identifier");
+      E.LambdaParameters = Sym("lambda_parameters");
+      E.KeywordSeparator = Sym("keyword_separator");
+      E.Nonlocal = Sym("nonlocal_statement");
+      E.CasePattern = Sym("case_pattern");
+      return E;
+    }();
+    return K;
+  }
+};
+
+enum class Scope : uint8_t { Module, Function, Class };
+
+struct Frame {
+  TSNode N;
+  TSSymbol ParentKind;
+  uint32_t ParentRow;
+  Scope S;
+  uint16_t Indent; ///< Indented blocks around N.
+};
+
+/// A block on a line of its own (not `if x: pass`) is one indentation level.
+bool indentedBlock(const Frame &F, TSSymbol Block) {
+  return kindOf(F.N) == Block && ts_node_start_point(F.N).row > F.ParentRow;
+}
+
+class Validator {
+public:
+  explicit Validator(std::string_view Src) : Src(Src) {}
+
+  /// The first rejected shape in document order: its node and why.
+  bool run(TSNode Root) {
+    std::vector<Frame> Work{{Root, NoKind, 0, Scope::Module, 0}};
+    std::vector<TSNode> Kids;
+    while (!Work.empty()) {
+      Frame F = Work.back();
+      Work.pop_back();
+      if (!check(F))
+        return false;
+      TSSymbol K = kindOf(F.N);
+      Scope Inner = F.S;
+      if (K == G.FunctionDef || K == G.Lambda)
+        Inner = Scope::Function;
+      else if (K == G.ClassDef)
+        Inner = Scope::Class;
+      uint16_t Indent = F.Indent + indentedBlock(F, G.Block);
+      uint32_t Row = ts_node_start_point(F.N).row;
+      Kids.clear();
+      eachChild(F.N, true, [&](TSNode C, TSFieldId) { Kids.push_back(C); });
+      for (auto It = Kids.rbegin(); It != Kids.rend(); ++It)
+        Work.push_back({*It, K, Row, Inner, Indent});
+    }
+    return true;
+  }
+
+  TSNode At{};
+  const char *Why = nullptr;
+
+private:
+  std::string_view Src;
+  const Grammar &G = Grammar::get();
+  const ExtraKinds &X = ExtraKinds::get();
+  bool reject(TSNode N, const char *Reason) {
+    At = N;
+    Why = Reason;
+    return false;
+  }
+
+  bool isName(TSSymbol K) const {
+    return K == G.Identifier || K == X.KeywordIdentifier;
+  }
+
+  /// A single target: a name, attribute or subscript, or one in parentheses
+  /// (`(a): int` is allowed, `(a,): int` is a tuple).
+  bool singleTarget(TSNode T) const {
+    while (kindOf(T) == G.TuplePattern || kindOf(T) == G.Parenthesized) {
+      unsigned Named = 0;
+      bool Comma = false;
+      eachChild(T, false, [&](TSNode C, TSFieldId) {
+        if (ts_node_is_named(C))
+          Named += kindOf(C) != G.Comment;
+        else
+          Comma |= textOf(C, Src) == ",";
+      });
+      if (Named != 1 || Comma)
+        return false;
+      T = firstChildOf(T);
+    }
+    TSSymbol K = kindOf(T);
+    return isName(K) || K == G.Attribute || K == G.Subscript;
+  }
+
+  /// What `with ... as T` binds or `del T` deletes (Del: no starred part).
+  bool assignable(TSNode T, bool Del) const {
+    std::vector<TSNode> Work{T};
+    while (!Work.empty()) {
+      TSNode N = Work.back();
+      Work.pop_back();
+      TSSymbol K = kindOf(N);
+      if (isName(K) || K == G.Attribute || K == G.Subscript || K == G.Comment)
+        continue;
+      bool Starred = K == G.ListSplat || K == G.ListSplatPattern;
+      if (Starred && Del)
+        return false;
+      if (!Starred && K != G.Tuple && K != G.List && K != G.Parenthesized &&
+          K != G.ExpressionList && K != G.PatternList && K != G.TuplePattern &&
+          K != G.ListPattern)
+        return false;
+      eachChild(N, true, [&](TSNode C, TSFieldId) { Work.push_back(C); });
+    }
+    return true;
+  }
+
+  bool checkParameters(TSNode Params) {
+    bool SeenDefault = false, Keyword = false;
+    std::unordered_set<std::string_view> Names;
+    bool Ok = true;
+    eachChild(Params, true, [&](TSNode P, TSFieldId) {
+      if (!Ok)
+        return;
+      TSSymbol K = kindOf(P);
+      TSNode Name{};
+      if (isName(K)) {
+        Name = P;
+        if (SeenDefault && !Keyword)
+          Ok = reject(P, "non-default argument follows default argument");
+      } else if (K == G.DefaultParam || K == G.TypedDefaultParam) {
+        Name = fieldOf(P, G.FName);
+        SeenDefault = true;
+      } else if (K == G.TypedParam) {
+        Name = firstChildOf(P);
+        if (kindOf(Name) == G.ListSplatPattern || kindOf(Name) == G.DictSplatPattern) {
+          Keyword = true;
+          Name = firstChildOf(Name);
+        } else if (SeenDefault && !Keyword) {
+          Ok = reject(P, "non-default argument follows default argument");
+        }
+      } else if (K == G.ListSplatPattern || K == G.DictSplatPattern) {
+        Keyword = true;
+        Name = firstChildOf(P);
+      } else if (K == X.KeywordSeparator) {
+        Keyword = true;
+      }
+      if (Ok && isName(kindOf(Name)) && !Names.insert(textOf(Name, Src)).second)
+        Ok = reject(Name, "duplicate argument in function definition");
+    });
+    return Ok;
+  }
+
+  bool checkArguments(TSNode Args) {
+    bool SeenKeyword = false, SeenDictSplat = false, Ok = true;
+    eachChild(Args, true, [&](TSNode A, TSFieldId) {
+      if (!Ok)
+        return;
+      TSSymbol K = kindOf(A);
+      if (K == G.Comment)
+        return;
+      if (K == G.KeywordArgument)
+        SeenKeyword = true;
+      else if (K == G.DictSplat)
+        SeenDictSplat = true;
+      else if (K == G.ListSplat) {
+        if (SeenDictSplat)
+          Ok = reject(A, "iterable argument unpacking follows keyword argument unpacking");
+      } else if (SeenKeyword || SeenDictSplat) {
+        Ok = reject(A, "positional argument follows keyword argument");
+      }
+    });
+    return Ok;
+  }
+
+  unsigned starredTargets(TSNode T) const {
+    unsigned N = 0;
+    eachChild(T, true, [&](TSNode C, TSFieldId) {
+      N += kindOf(C) == G.ListSplatPattern;
+    });
+    return N;
+  }
+
+  bool check(const Frame &F) {
+    TSNode N = F.N;
+    TSSymbol K = kindOf(N);
+    // CPython's tokenizer stops at 100 levels.
+    if (indentedBlock(F, G.Block) && F.Indent + 1 >= 100)
+      return reject(N, "too many levels of indentation");
+    if (K == G.Assignment) {
+      TSNode Left = fieldOf(N, G.FLeft), Right = fieldOf(N, G.FRight);
+      TSSymbol RK = kindOf(Right);
+      if (!ts_node_is_null(fieldOf(N, G.FType))) {
+        if (F.ParentKind != G.ExprStmt)
+          return reject(N, "annotated assignment inside an expression");
+        if (!singleTarget(Left))
+          return reject(N, "only a single target can be annotated");
+        if (RK == G.Assignment || RK == G.AugAssignment)
+          return reject(Right, "chained assignment after an annotation");
+      } else if (F.ParentKind != G.ExprStmt && F.ParentKind != G.Assignment) {
+        return reject(N, "assignment inside an expression");
+      }
+      if (kindOf(Left) == G.ListSplatPattern)
+        return reject(Left, "starred assignment target must be in a list or tuple");
+      if (RK == G.NamedExpr)
+        return reject(Right, "unparenthesized assignment expression");
+      return true;
+    }
+    if (K == G.AugAssignment) {
+      TSNode Left = fieldOf(N, G.FLeft), Right = fieldOf(N, G.FRight);
+      TSSymbol RK = kindOf(Right);
+      if (F.ParentKind != G.ExprStmt)
+        return reject(N, "augmented assignment inside an expression");
+      if (!singleTarget(Left))
+        return reject(Left, "illegal expression for augmented assignment");
+      if (RK == G.Assignment || RK == G.AugAssignment || RK == G.NamedExpr)
+        return reject(Right, "assignment after an augmented assignment");
+      return true;
+    }
+    if (K == G.PatternList || K == G.TuplePattern || K == G.ListPattern) {
+      if (starredTargets(N) > 1)
+        return reject(N, "multiple starred expressions in assignment");
+      return true;
+    }
+    if (K == G.For || K == G.ForIn) {
+      if (kindOf(fieldOf(N, G.FLeft)) == G.ListSplatPattern)
+        return reject(N, "starred assignment target must be in a list or tuple");
+      if (K == G.ForIn) {
+        unsigned Iterables = 0;
+        eachChild(N, true, [&](TSNode, TSFieldId Fi) { Iterables += Fi == G.FRight; });
+        if (Iterables > 1)
+          return reject(N, "unparenthesized tuple as a comprehension's iterable");
+      }
+      return true;
+    }
+    if (K == G.AsPattern && F.ParentKind != X.CasePattern) {
+      // (`case [a, *b] as c:` binds a capture pattern: not an expression.)
+      bool InExcept = F.ParentKind == G.Except || F.ParentKind == G.ExceptGroup;
+      if (F.ParentKind != G.WithItem && !InExcept)
+        return reject(N, "'as' outside a with item or an except clause");
+      TSNode Target = firstChildOf(fieldOf(N, G.FAlias));
+      if (InExcept ? !isName(kindOf(Target)) : !assignable(Target, false))
+        return reject(fieldOf(N, G.FAlias), "cannot assign to this 'as' target");
+      return true;
+    }
+    if (K == G.Except && !ts_node_is_null(fieldOf(N, G.FAlias))) {
+      // `except E, e:` (Python 2); tree-sitter reads `except E as e:` as an
+      // as_pattern, so an alias field comes only with the comma.
+      return reject(N, "multiple exception types must be parenthesized");
+    }
+    if (K == G.Delete) {
+      bool Ok = true;
+      eachChild(N, true, [&](TSNode T, TSFieldId) {
+        if (Ok && !assignable(T, /*Del=*/true))
+          Ok = reject(T, "cannot delete this expression");
+      });
+      return Ok;
+    }
+    if (K == G.ExprStmt) {
+      bool Ok = true;
+      eachChild(N, true, [&](TSNode C, TSFieldId) {
+        if (Ok && kindOf(C) == G.NamedExpr)
+          Ok = reject(C, "unparenthesized assignment expression");
+      });
+      return Ok;
+    }
+    if (K == G.ArgumentList)
+      return checkArguments(N);
+    if (K == G.Parameters || K == X.LambdaParameters)
+      return checkParameters(N);
+    if (K == G.Return && F.S != Scope::Function)
+      return reject(N, "'return' outside function");
+    if (K == G.Yield && F.S != Scope::Function)
+      return reject(N, "'yield' outside function");
+    if (K == X.Nonlocal && F.S == Scope::Module)
+      return reject(N, "nonlocal declaration not allowed at module level");
+    return true;
+  }
+};
+
+} // namespace
+
+bool tether::python::acceptedByCPython(TSNode Root, std::string_view Src,
+                                       std::string &Problem) {
+  Validator V(Src);
+  if (V.run(Root))
+    return true;
+  TSPoint P = ts_node_start_point(V.At);
+  Problem = "syntax error at line " + std::to_string(P.row + 1) + ", column " +
+            std::to_string(P.column + 1) + " (" + V.Why + "); not analysed";
+  return false;
+}
