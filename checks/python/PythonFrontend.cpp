@@ -13,6 +13,7 @@
 #include "common/Paths.h"
 #include "Imports.h"
 #include "Model.h"
+#include "Recovery.h"
 #include "Schedule.h"
 #include "Sources.h"
 #include "Suppression.h"
@@ -155,9 +156,9 @@ void load(const std::string &Path, Loaded &L) {
   L.Name = std::move(Id.Name);
   L.IsPackage = Id.IsPackage;
   L.Loose = Id.Loose;
-  TSParser *Parser = threadParser();
-  TSTree *T = ts_parser_parse_string(Parser, nullptr, L.Text.data(),
-                                     (uint32_t)L.Text.size());
+  // The tree may come from a rewrite that closes a grammar gap; its
+  // offsets are the text's (Recovery.h).
+  TSTree *T = parseWithRecovery(threadParser(), L.Text);
   if (!T) {
     L.Problem = "the parser gave up on this file; skipped";
     return;
