@@ -74,15 +74,17 @@ bool findPython2(TSNode Root, TSPoint &Where) {
     TSSymbol K = ts_node_symbol(C);
     if (K != G.PrintStmt && K != G.ExecStmt)
       return false;
-    // `print >> x` alone is also a Python 3 expression (a shift of the
-    // print function); only `print >> f, ...` or other forms are Python 2.
-    unsigned Named = 0;
-    bool ChevronOnly = true;
+    // `print >> f` and `print >> f, x, ...` are also Python 3 expressions
+    // (a shift of the print function, alone or first in a tuple): CPython
+    // compiles them. Other print forms and exec statements are Python 2.
+    bool FirstIsChevron = false, First = true;
     forEachChild(C, true, [&](TSNode A, TSFieldId) {
-      ++Named;
-      ChevronOnly &= ts_node_symbol(A) == G.Chevron;
+      if (First && ts_node_symbol(A) != G.Comment) {
+        FirstIsChevron = ts_node_symbol(A) == G.Chevron;
+        First = false;
+      }
     });
-    if (K == G.PrintStmt && Named == 1 && ChevronOnly)
+    if (K == G.PrintStmt && FirstIsChevron)
       return false;
     Where = ts_node_start_point(C);
     return true;
