@@ -80,23 +80,67 @@ tether::python::importedModules(TSNode Root, std::string_view Src,
   return Out;
 }
 
-std::string tether::python::modulePath(const std::string &Root,
+const DirectoryCache::Listing &
+DirectoryCache::listing(const std::string &Dir) {
+  // Under the lock: folders are few, and a second thread would list the
+  // same folder again.
+  std::unique_ptr<Listing> &L = Folders[Dir];
+  if (L)
+    return *L;
+  L = std::make_unique<Listing>();
+  namespace fs = llvm::sys::fs;
+  std::error_code EC;
+  for (fs::directory_iterator It(Dir, EC, /*follow_symlinks=*/false), End;
+       It != End && !EC; It.increment(EC)) {
+    fs::file_type T = It->type();
+    if (T == fs::file_type::symlink_file) { // links are few: resolve them now
+      fs::file_status St;
+      T = fs::status(It->path(), St, /*follow=*/true) ? fs::file_type::status_error
+                                                       : St.type();
+    }
+    Kind K = T == fs::file_type::regular_file    ? File
+             : T == fs::file_type::directory_file ? Folder
+             : T == fs::file_type::status_error   ? Missing
+                                                  : Other;
+    L->emplace(llvm::sys::path::filename(It->path()).str(), K);
+  }
+  return *L;
+}
+
+DirectoryCache::Kind DirectoryCache::kind(const std::string &Dir,
+                                          const std::string &Name) {
+  std::lock_guard<std::mutex> Lock(Mu);
+  const Listing &L = listing(Dir);
+  auto It = L.find(Name);
+  return It == L.end() ? Missing : It->second;
+}
+
+size_t DirectoryCache::foldersListed() {
+  std::lock_guard<std::mutex> Lock(Mu);
+  return Folders.size();
+}
+
+std::string tether::python::modulePath(DirectoryCache &Dirs,
+                                       const std::string &Root,
                                        const std::string &Name) {
   if (Name.empty())
     return {};
-  llvm::SmallString<256> P(Root);
-  for (llvm::StringRef Part : llvm::split(Name, '.')) {
-    if (Part.empty())
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  llvm::StringRef(Name).split(Parts, '.');
+  std::string Dir = Root;
+  for (size_t I = 0; I + 1 < Parts.size(); ++I) {
+    if (Parts[I].empty() || Dirs.kind(Dir, Parts[I].str()) != DirectoryCache::Folder)
       return {};
-    llvm::sys::path::append(P, Part);
+    Dir += "/" + Parts[I].str();
   }
-  llvm::SmallString<256> File(P);
-  File += ".py";
-  if (llvm::sys::fs::is_regular_file(File))
-    return File.str().str();
-  llvm::sys::path::append(P, "__init__.py");
-  if (llvm::sys::fs::is_regular_file(P))
-    return P.str().str();
+  std::string Last = Parts.back().str();
+  if (Last.empty())
+    return {};
+  if (Dirs.kind(Dir, Last + ".py") == DirectoryCache::File)
+    return Dir + "/" + Last + ".py";
+  if (Dirs.kind(Dir, Last) == DirectoryCache::Folder &&
+      Dirs.kind(Dir + "/" + Last, "__init__.py") == DirectoryCache::File)
+    return Dir + "/" + Last + "/__init__.py";
   return {};
 }
 

@@ -13,6 +13,7 @@
 #include "common/Paths.h"
 #include "Imports.h"
 #include "Model.h"
+#include "Recovery.h"
 #include "Schedule.h"
 #include "Sources.h"
 #include "Suppression.h"
@@ -29,6 +30,8 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 
 using namespace tether;
 using namespace tether::python;
@@ -43,6 +46,28 @@ struct Loaded {
   std::string Name;
   bool IsPackage = false;
   bool Loose = false; // see ModuleId::Loose
+};
+
+/// Module identities by path, computed once per run: naming a file asks
+/// every folder above it for __init__.py and project markers, and each
+/// stage (scans, roots, loading) asks again.
+class ModuleIds {
+public:
+  ModuleId get(const std::string &Path) {
+    {
+      std::lock_guard<std::mutex> Lock(Mu);
+      auto It = Ids.find(Path);
+      if (It != Ids.end())
+        return It->second;
+    }
+    ModuleId Id = moduleIdFor(Path);
+    std::lock_guard<std::mutex> Lock(Mu);
+    return Ids.emplace(Path, std::move(Id)).first->second;
+  }
+
+private:
+  std::mutex Mu;
+  std::unordered_map<std::string, ModuleId> Ids;
 };
 
 struct ParserDeleter {
@@ -74,15 +99,17 @@ bool findPython2(TSNode Root, TSPoint &Where) {
     TSSymbol K = ts_node_symbol(C);
     if (K != G.PrintStmt && K != G.ExecStmt)
       return false;
-    // `print >> x` alone is also a Python 3 expression (a shift of the
-    // print function); only `print >> f, ...` or other forms are Python 2.
-    unsigned Named = 0;
-    bool ChevronOnly = true;
+    // `print >> f` and `print >> f, x, ...` are also Python 3 expressions
+    // (a shift of the print function, alone or first in a tuple): CPython
+    // compiles them. Other print forms and exec statements are Python 2.
+    bool FirstIsChevron = false, First = true;
     forEachChild(C, true, [&](TSNode A, TSFieldId) {
-      ++Named;
-      ChevronOnly &= ts_node_symbol(A) == G.Chevron;
+      if (First && ts_node_symbol(A) != G.Comment) {
+        FirstIsChevron = ts_node_symbol(A) == G.Chevron;
+        First = false;
+      }
     });
-    if (K == G.PrintStmt && Named == 1 && ChevronOnly)
+    if (K == G.PrintStmt && FirstIsChevron)
       return false;
     Where = ts_node_start_point(C);
     return true;
@@ -149,16 +176,16 @@ TSPoint firstError(TSNode Root) {
   }
 }
 
-void load(const std::string &Path, Loaded &L) {
+void load(const std::string &Path, ModuleIds &Ids, Loaded &L) {
   if (!readSource(Path, L.Text, L.Problem, L.Layout))
     return;
-  ModuleId Id = moduleIdFor(Path);
+  ModuleId Id = Ids.get(Path);
   L.Name = std::move(Id.Name);
   L.IsPackage = Id.IsPackage;
   L.Loose = Id.Loose;
-  TSParser *Parser = threadParser();
-  TSTree *T = ts_parser_parse_string(Parser, nullptr, L.Text.data(),
-                                     (uint32_t)L.Text.size());
+  // The tree may come from a rewrite that closes a grammar gap; its
+  // offsets are the text's (Recovery.h).
+  TSTree *T = parseWithRecovery(threadParser(), L.Text);
   if (!T) {
     L.Problem = "the parser gave up on this file; skipped";
     return;
@@ -204,9 +231,6 @@ void load(const std::string &Path, Loaded &L) {
 static constexpr size_t MaxContextFiles = 20000;
 
 /// The folder a module's dotted name is relative to (the sys.path entry).
-static std::string importRoot(const std::string &Path) {
-  return moduleIdFor(Path).Root;
-}
 
 /// Split the files into scans in which every dotted module name is unique.
 /// Names are the model's identity (of modules, globals, places), so two
@@ -215,10 +239,10 @@ static std::string importRoot(const std::string &Path) {
 /// with nothing stay together in the first scan, so imports across roots
 /// (vllm_ascend importing vllm) still resolve.
 static std::vector<std::vector<std::string>>
-scansWithUniqueNames(const std::vector<std::string> &Files) {
+scansWithUniqueNames(const std::vector<std::string> &Files, ModuleIds &Ids) {
   std::map<std::string, std::vector<std::string>> ByRoot; // ordered: stable
   for (const std::string &F : Files)
-    ByRoot[importRoot(F)].push_back(F);
+    ByRoot[Ids.get(F).Root].push_back(F);
   struct Scan {
     std::set<std::string> Names;
     std::vector<std::string> Files;
@@ -227,7 +251,7 @@ scansWithUniqueNames(const std::vector<std::string> &Files) {
   for (auto &[Root, RootFiles] : ByRoot) {
     std::set<std::string> Names;
     for (const std::string &F : RootFiles)
-      Names.insert(moduleIdFor(F).Name);
+      Names.insert(Ids.get(F).Name);
     Scan *Into = nullptr;
     for (Scan &S : Scans) {
       bool Clash = llvm::any_of(Names, [&](const std::string &N) {
@@ -258,7 +282,7 @@ scansWithUniqueNames(const std::vector<std::string> &Files) {
 
 static void analyzeScan(const std::vector<std::string> &ScanFiles,
                         CatalogProvider &Catalogs, const Options &Opts,
-                        Result &R);
+                        ModuleIds &Ids, DirectoryCache &Dirs, Result &R);
 
 Result tether::python::analyze(const std::vector<std::string> &Paths,
                                CatalogProvider &Catalogs, const Options &Opts) {
@@ -266,17 +290,20 @@ Result tether::python::analyze(const std::vector<std::string> &Paths,
   Result R;
   Discovery D = discover(Paths);
   R.Problems = std::move(D.Problems);
-  for (const std::vector<std::string> &Scan : scansWithUniqueNames(D.Files)) {
-    analyzeScan(Scan, Catalogs, Opts, R);
+  ModuleIds Ids;
+  DirectoryCache Dirs;
+  for (const std::vector<std::string> &Scan : scansWithUniqueNames(D.Files, Ids)) {
+    analyzeScan(Scan, Catalogs, Opts, Ids, Dirs, R);
     if (!R.FatalError.empty())
       break;
   }
+  R.FoldersListed = (unsigned)Dirs.foldersListed();
   return R;
 }
 
 static void analyzeScan(const std::vector<std::string> &ScanFiles,
                         CatalogProvider &Catalogs, const Options &Opts,
-                        Result &R) {
+                        ModuleIds &Ids, DirectoryCache &Dirs, Result &R) {
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Opts.Jobs));
   // The named files first; then, level by level, the modules they import
   // that live under their import roots, read as context (see Imports.h).
@@ -292,7 +319,7 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   for (const std::string &F : ScanFiles) {
     std::string Abs = absolutePath(F);
     Seen.insert(Abs);
-    ModuleId Id = moduleIdFor(F);
+    ModuleId Id = Ids.get(F);
     Roots.insert(Id.Root);
     if (Id.Loose) // a script imports its siblings by their bare names
       Roots.insert(llvm::sys::path::parent_path(Abs).str());
@@ -324,7 +351,7 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
       Files.push_back(std::make_unique<Loaded>());
     }
     for (size_t I = Done; I < End; ++I)
-      Pool.async([&, I] { load(Paths[I], *Files[I]); });
+      Pool.async([&, I] { load(Paths[I], Ids, *Files[I]); });
     Pool.wait();
     for (size_t I = Done; I < End && Opts.FollowImports; ++I) {
       const Loaded &L = *Files[I];
@@ -333,7 +360,7 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
       for (const std::string &Name :
            importedModules(ts_tree_root_node(L.Tree), L.Text, L.Name, L.IsPackage))
         for (const std::string &Root : Roots) {
-          std::string Found = modulePath(Root, Name);
+          std::string Found = modulePath(Dirs, Root, Name);
           if (Found.empty() || Paths.size() >= MaxContextFiles ||
               !Seen.insert(absolutePath(Found)).second)
             continue;

@@ -29,6 +29,9 @@ struct Result {
   std::vector<FileProblem> Problems;
   unsigned FilesRead = 0;        ///< Of the files named (or found in named directories).
   unsigned ContextFilesRead = 0; ///< Imported files read as context.
+  /// Folders listed to resolve imports: each at most once per run, however
+  /// many import roots and imports ask about it.
+  unsigned FoldersListed = 0;
   /// Set when the scan cannot proceed at all (a malformed .tether.yaml):
   /// the CLI prints it and exits 2.
   std::string FatalError;

@@ -53,7 +53,7 @@ struct Walker {
     if (EC)
       problem(Dir, "cannot list directory: " + EC.message());
     std::sort(Entries.begin(), Entries.end());
-    size_t Before = Out.Files.size();
+    size_t Before = Out.Files.size(), ProblemsBefore = Out.Problems.size();
     for (const std::string &E : Entries) {
       llvm::StringRef Name = llvm::sys::path::filename(E);
       fs::file_status St;
@@ -72,7 +72,9 @@ struct Walker {
         addFile(E);
       }
     }
-    if (Explicit && Out.Files.size() == Before)
+    // When entries could not be read, their lines already say why.
+    if (Explicit && Out.Files.size() == Before &&
+        Out.Problems.size() == ProblemsBefore)
       problem(Dir, "no Python files found");
     Stack.pop_back();
   }

@@ -102,6 +102,7 @@ static Grammar make() {
   G.Yield = sym(L, "yield");
   G.Type = sym(L, "type");
   G.Integer = sym(L, "integer");
+  G.Interpolation = sym(L, "interpolation");
   G.FName = fld(L, "name");
   G.FBody = fld(L, "body");
   G.FParameters = fld(L, "parameters");
@@ -124,6 +125,7 @@ static Grammar make() {
   G.FArgument = fld(L, "argument");
   G.FOperator = fld(L, "operator");
   G.FType = fld(L, "type");
+  G.FExpression = fld(L, "expression");
   return G;
 }
 

@@ -35,12 +35,12 @@ struct Grammar {
       Comment, Await, Lambda, ListSplat, DictSplat, DottedName, RelativeImport,
       ImportPrefix, AliasedImport, WildcardImport, Parameters, TypedParam,
       DefaultParam, TypedDefaultParam, ListSplatPattern, DictSplatPattern,
-      Decorator, Yield, Type, Integer;
+      Decorator, Yield, Type, Integer, Interpolation;
   // Fields.
   TSFieldId FName, FBody, FParameters, FLeft, FRight, FFunction, FArguments,
       FObject, FAttribute, FCondition, FConsequence, FAlternative, FValue,
       FKey, FSubscript, FSuperclasses, FDefinition, FModuleName, FAlias,
-      FArgument, FOperator, FType;
+      FArgument, FOperator, FType, FExpression;
 
   static const Grammar &get();
   const TSLanguage *Lang;

@@ -28,6 +28,79 @@ static bool isHidden(llvm::StringRef P) {
   return Name.size() > 1 && Name.starts_with(".") && Name != "..";
 }
 
+namespace {
+
+/// What a directory argument holds for the frontends.
+struct DirContents {
+  std::vector<std::string> Sources; ///< C/C++ sources (regular files).
+  /// Python for the Python frontend, which explains any entry it cannot
+  /// read: a .py entry of any kind (a dangling link, a FIFO), or a link to
+  /// a folder that holds one (the Python frontend follows such links).
+  bool HasPython = false;
+  unsigned Dangling = 0, Special = 0; ///< Other entries left out.
+
+  /// " (...left out)" when entries were left out: why nothing was found.
+  std::string skipped() const {
+    std::string Out;
+    auto add = [&](unsigned N, const char *One, const char *Many) {
+      if (N)
+        Out += (Out.empty() ? " (" : ", ") + std::to_string(N) + " " +
+               (N == 1 ? One : Many);
+    };
+    add(Dangling, "dangling symlink", "dangling symlinks");
+    add(Special, "FIFO, socket or device", "FIFOs, sockets or devices");
+    return Out.empty() ? Out : Out + " left out)";
+  }
+};
+
+/// Lists a directory recursively (hidden folders skipped, links not
+/// followed, so nothing but a directory or a regular file is opened: a FIFO
+/// never blocks the scan).
+std::error_code scanDir(const std::string &Dir, DirContents &Out,
+                        bool FollowedLink = false) {
+  std::error_code EC;
+  for (fs::recursive_directory_iterator It(Dir, EC, /*follow_symlinks=*/false),
+       End;
+       It != End && !EC; It.increment(EC)) {
+    const std::string &E = It->path();
+    if (isHidden(E)) {
+      It.no_push();
+      continue;
+    }
+    fs::file_type T = It->type();
+    if (T == fs::file_type::directory_file)
+      continue;
+    bool IsPy = path::extension(E) == ".py";
+    if (T == fs::file_type::regular_file) {
+      if (IsPy)
+        Out.HasPython = true;
+      else if (isCxxSource(E))
+        Out.Sources.push_back(E);
+      continue;
+    }
+    if (IsPy) {
+      Out.HasPython = true;
+      continue;
+    }
+    fs::file_status St;
+    if (T != fs::file_type::symlink_file) {
+      ++Out.Special;
+    } else if (fs::status(E, St, /*follow=*/true)) {
+      ++Out.Dangling;
+    } else if (fs::is_directory(St) && !FollowedLink && !Out.HasPython) {
+      // One level of links is enough to know whether Python is there.
+      DirContents Linked;
+      if (!scanDir(E, Linked, /*FollowedLink=*/true))
+        Out.HasPython |= Linked.HasPython;
+    } else if (!fs::is_directory(St) && !fs::is_regular_file(St)) {
+      ++Out.Special;
+    }
+  }
+  return EC;
+}
+
+} // namespace
+
 llvm::Expected<InputSet> tether::collectInputs(llvm::ArrayRef<std::string> Paths) {
   InputSet Out;
   for (const std::string &P : Paths) {
@@ -47,30 +120,18 @@ llvm::Expected<InputSet> tether::collectInputs(llvm::ArrayRef<std::string> Paths
     }
     if (!fs::is_directory(St))
       return llvm::createStringError(P + ": not a regular file or directory");
-    bool HasPython = false;
-    std::error_code EC;
-    std::vector<std::string> Sources;
-    for (fs::recursive_directory_iterator It(P, EC, /*follow_symlinks=*/false),
-         End;
-         It != End && !EC; It.increment(EC)) {
-      if (isHidden(It->path())) {
-        It.no_push();
-        continue;
-      }
-      if (It->type() != fs::file_type::regular_file)
-        continue;
-      if (path::extension(It->path()) == ".py")
-        HasPython = true;
-      else if (isCxxSource(It->path()))
-        Sources.push_back(It->path());
-    }
-    if (EC)
+    DirContents C;
+    if (std::error_code EC = scanDir(P, C))
       return llvm::createStringError(P + ": " + EC.message());
+    if (C.Sources.empty() && !C.HasPython)
+      return llvm::createStringError(P + ": no C, C++ or Python files found" +
+                                     C.skipped());
+    std::vector<std::string> &Sources = C.Sources;
     std::sort(Sources.begin(), Sources.end());
     for (const std::string &S : Sources)
       Out.CxxFoundIn.emplace(S, P);
     Out.Cxx.insert(Out.Cxx.end(), Sources.begin(), Sources.end());
-    if (HasPython)
+    if (C.HasPython)
       Out.Python.push_back(P);
   }
   return Out;

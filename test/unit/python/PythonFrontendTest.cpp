@@ -286,3 +286,36 @@ TEST(PythonFrontend, ModuleNamesFollowPackagesAndProjectRoots) {
 }
 
 } // namespace
+
+// A tree of scripts (no __init__.py) has one import root per folder, and
+// every import is asked of every root: each folder is listed once per run,
+// not stat'ed once per import and root (14 million failed stat calls on
+// 1,600 files before).
+TEST(PythonFrontend, ScriptTreeListsEachFolderOnce) {
+  TempTree T;
+  const int Folders = 12, Scripts = 8;
+  std::string Imports = "import os\nimport sys\nimport json\nimport typing\n"
+                        "from collections import OrderedDict\n";
+  for (int F = 0; F < Folders; ++F) {
+    std::string Dir = "tools/group" + std::to_string(F) + "/";
+    T.write(Dir + "helpers.py", Imports + "from vllm.utils import weak_ref_tensors\n"
+                                          "def weak(t):\n"
+                                          "    return weak_ref_tensors(t)\n");
+    for (int S = 0; S < Scripts; ++S)
+      T.write(Dir + "run" + std::to_string(S) + ".py",
+              Imports + "from helpers import weak\n"
+                        "from vllm.utils import weak_ref_tensors\n"
+                        "def main(x):\n"
+                        "    return weak_ref_tensors(weak(x))\n");
+  }
+  Result R = run({T.root() + "/tools"});
+  EXPECT_EQ(R.FilesRead, unsigned(Folders * (Scripts + 1)));
+  // Each script's `helpers` is its sibling: one finding per script.
+  EXPECT_EQ(ofCheck(R, "tether-double-weak-ref").size(),
+            size_t(Folders * Scripts));
+  // The folders of the tree and the few above it, each once; asking each of
+  // the 12 roots about each of the ~10 names per file, uncached, would be
+  // over 10,000 lookups.
+  EXPECT_GE(R.FoldersListed, unsigned(Folders));
+  EXPECT_LE(R.FoldersListed, unsigned(Folders + 4));
+}
