@@ -4,6 +4,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallVector.h"
 
 using namespace clang;
@@ -40,17 +41,38 @@ static bool hasUnusableSubobject(const CXXRecordDecl *RD) {
   return false;
 }
 
+/// A block the parser closed because the file ended (a body cut off while
+/// it is being typed): its closing location is not a `}` token. Blocks
+/// Sema makes up (the body of a defaulted function) have no such token and
+/// are not asked.
+static bool cutOff(const CompoundStmt *CS, const SourceManager &SM) {
+  SourceLocation R = CS->getRBracLoc();
+  if (R.isInvalid())
+    return false;
+  bool Invalid = false;
+  const char *C = SM.getCharacterData(SM.getSpellingLoc(R), &Invalid);
+  if (Invalid || !C)
+    return true;
+  return !(C[0] == '}' || (C[0] == '%' && C[1] == '>')); // `%>` digraph
+}
+
 /// Whether the body holds anything clang could not build: an expression
 /// with errors (RecoveryExpr and whatever contains one), an invalid local,
-/// lambda or handler, or a local whose class was never completed.
-static bool bodyHasErrors(const Stmt *Body, const ASTContext &Ctx) {
+/// lambda or handler, a local whose class was never completed, or a block
+/// the end of the file cut off.
+static bool bodyHasErrors(const Stmt *Body, bool Synthesized,
+                          const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
   // An explicit stack: bodies can nest deeper than the call stack allows.
   llvm::SmallVector<const Stmt *, 64> Work{Body};
   while (!Work.empty()) {
     const Stmt *S = Work.pop_back_val();
     if (!S)
       continue; // an optional part that is absent (an if's init, ...)
-    if (const auto *E = dyn_cast<Expr>(S)) {
+    if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+      if (!(Synthesized && S == Body) && cutOff(CS, SM))
+        return true;
+    } else if (const auto *E = dyn_cast<Expr>(S)) {
       if (E->containsErrors())
         return true;
       // Default arguments and member initialisers are not children of the
@@ -104,5 +126,5 @@ bool tether::cxx::isWholeDefinition(const FunctionDecl *FD) {
         if (!I->getInit() || I->getInit()->containsErrors())
           return false;
   }
-  return !bodyHasErrors(FD->getBody(), FD->getASTContext());
+  return !bodyHasErrors(FD->getBody(), FD->isDefaulted(), FD->getASTContext());
 }

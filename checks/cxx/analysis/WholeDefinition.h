@@ -19,9 +19,10 @@
 
 namespace tether::cxx {
 
-/// Whether FD is a finished definition whose body, parameters and (for a
-/// member) class are free of errors, so that building its CFG and walking
-/// its body meets only the nodes well-formed code has.
+/// Whether FD is a finished definition (no block of it closed by the end of
+/// the file) whose body, parameters and (for a member) class are free of
+/// errors, so that building its CFG and walking its body meets only the
+/// nodes well-formed code has.
 bool isWholeDefinition(const clang::FunctionDecl *FD);
 
 } // namespace tether::cxx
