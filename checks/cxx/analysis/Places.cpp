@@ -126,9 +126,10 @@ Place Places::placeOf(const FunctionDecl *F, const Expr *E) const {
     if (const auto *Call = dyn_cast<CallExpr>(E)) {
       // A user accessor returning a reference to a place:
       //   std::map<..> &cache() { static std::map<..> c; return c; }
+      // Only an accessor the model analysed: its body is whole.
       const FunctionDecl *Def = calleeDefinition(Call);
-      if (!Def || !Def->getReturnType()->isReferenceType() || !Def->hasBody() ||
-          inSystemHeader(Def))
+      if (!Def || !Def->getReturnType()->isReferenceType() ||
+          !Regions.model().cfgOf(Def) || inSystemHeader(Def))
         return {};
       const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
       const ReturnStmt *Ret = nullptr;

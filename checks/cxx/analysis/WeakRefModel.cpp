@@ -1,5 +1,6 @@
 //===- WeakRefModel.cpp ---------------------------------------------------===//
 #include "WeakRefModel.h"
+#include "WholeDefinition.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/ADT/PostOrderIterator.h"
@@ -346,7 +347,9 @@ const CallExpr *WeakRefModel::weakOrigin(const Expr *E) const {
 
 void WeakRefModel::summarize(llvm::ArrayRef<const FunctionDecl *> Defs) {
   for (const FunctionDecl *FD : Defs) {
-    if (!FD->hasBody() || FD->isDependentContext() || ByDecl.count(FD))
+    // A definition clang could not finish or build without errors is left
+    // out, as if only declared: its CFG cannot be built safely.
+    if (FD->isDependentContext() || ByDecl.count(FD) || !isWholeDefinition(FD))
       continue;
     auto Info = std::make_unique<FunctionInfo>();
     Info->FD = FD;
