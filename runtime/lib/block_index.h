@@ -53,7 +53,9 @@ public:
   // Stale bucket starts tolerated beyond the live count before a sweep.
   static constexpr size_t kStaleSlack = 4096;
 
-  BlockIndex();
+  // The block table starts with 2^log2Blocks slots (at least 2), the
+  // bucket table with half as many.
+  explicit BlockIndex(unsigned log2Blocks = 12);
 
   // Adds a block at `begin`, replacing one recorded at the same address
   // (its free was never seen). Returns the stored block, valid until the

@@ -37,7 +37,7 @@ constexpr size_t kMaxStory = 24;
 } // namespace
 
 Ledger::Ledger(int device, const LedgerConfig &cfg)
-    : device_(device), cfg_(cfg),
+    : device_(device), cfg_(cfg), blocks_(cfg.blockTableLog2),
       history_(cfg.historyEvents) {}
 
 Event Ledger::record(EventKind k, uintptr_t p, uint64_t n, uintptr_t stream,
@@ -724,6 +724,14 @@ void Ledger::graphDestroy(uint64_t graph) {
 size_t Ledger::liveBlocks() {
   auto lock = lockAndDrain();
   return blocks_.size();
+}
+
+bool Ledger::blockAt(uintptr_t p, uintptr_t *begin, uint64_t *size) {
+  auto lock = lockAndDrain();
+  const Block *b = ownerOf(p, begin);
+  if (b)
+    *size = b->size;
+  return b != nullptr;
 }
 
 size_t Ledger::historySize() {

@@ -25,6 +25,10 @@ namespace tether::rt {
 struct LedgerConfig {
   size_t historyEvents = 1 << 14; // ring capacity (1 MiB)
   size_t maxAliases = 1 << 16;    // weak aliases remembered at once
+  // Initial live-block table: 2^n slots (the bucket table starts at half).
+  // The tables grow, so this trades early growth for footprint; the fuzzer
+  // starts tiny to exercise growth and wrap-around probing.
+  unsigned blockTableLog2 = 12;
 };
 
 class Ledger {
@@ -63,6 +67,8 @@ public:
 
   // Introspection for tests and the bench.
   size_t liveBlocks();
+  // The live block containing p: its start and size; false if none.
+  bool blockAt(uintptr_t p, uintptr_t *begin, uint64_t *size);
   size_t historySize();
   uint64_t eventCount() const;
 
