@@ -702,6 +702,10 @@ void Ledger::taskUpdateEnd(uintptr_t stream, Out &out) {
 void Ledger::graphDestroy(uint64_t graph) {
   auto lock = lockAndDrain();
   history_.push(record(EventKind::GraphDestroy, 0, 0, 0, graph, -1));
+  // Only a graph the ledger knows: 0 ("no graph") or a stale id must not
+  // take the weak aliases made outside any capture (graph 0) with it.
+  if (!graphById(graph))
+    return;
   active_.erase(std::remove_if(active_.begin(), active_.end(),
                                [&](Graph *g) { return g->id == graph; }),
                 active_.end());

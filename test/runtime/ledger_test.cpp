@@ -174,6 +174,18 @@ TEST_F(LedgerTest, DoubleWeakRefIsReported) {
                            "/alias-of-alias"});
 }
 
+// Found by the ledger fuzzer: destroying graph 0 ("no graph") used to drop
+// every alias made outside a capture, so the double conversion went unseen.
+TEST_F(LedgerTest, DestroyOfGraphZeroKeepsAliasesMadeOutsideCaptures) {
+  alloc(W, KB, 0, S, 0);
+  L.weakRef(0xA, 0xB, W, KB, 0, out);
+  L.graphDestroy(0);
+  L.graphDestroy(12345); // an id no graph has
+  L.weakRef(0xB, 0xC, W, KB, 0, out);
+  ASSERT_EQ(found(), Found{std::string(check::DoubleWeakRef) +
+                           "/alias-of-alias"});
+}
+
 TEST_F(LedgerTest, TwoWeakRefsOfTheStrongTensorAreNotDouble) {
   alloc(W, KB, 0, S, 0);
   L.weakRef(0xA, 0xB, W, KB, 0, out);
