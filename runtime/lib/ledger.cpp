@@ -117,14 +117,14 @@ Ledger::Hazard *Ledger::hazardFor(uint64_t graph, uint64_t ownerSeq) {
   return nullptr;
 }
 
-bool Ledger::slotStillBacked(const Hazard &h) {
-  if (h.slotKey < 0)
-    return false;
-  Graph *g = activeById(h.graph);
-  if (!g)
-    return false;
-  auto it = g->slots.find(h.slotKey);
-  return it != g->slots.end() && it->second.owner == h.alloc.seq;
+int64_t Ledger::backingKey(const Hazard &h) const {
+  int64_t key = -1;
+  for (const Graph *g : active_)
+    if (g->id == h.graph)
+      for (const auto &[k, slot] : g->slots)
+        if (slot.owner == h.alloc.seq && (key < 0 || k < key))
+          key = k;
+  return key;
 }
 
 Violation Ledger::make(const char *check, const char *kind, uint64_t graph,
@@ -268,20 +268,16 @@ void Ledger::segment(uintptr_t p, uint64_t n) {
 // made during the capture.
 void Ledger::onPinnedFree(Graph &g, uintptr_t begin, const Block &b,
                           const Event &freeEv) {
-  int64_t slotKey = -1;
+  bool backed = false;
   for (const auto &[key, slot] : g.slots)
-    if (slot.owner == b.seq) {
-      slotKey = key;
-      break;
-    }
+    backed |= slot.owner == b.seq;
   bool aliased = g.aliasedOwners.count(b.seq) != 0;
-  if (slotKey < 0 && !aliased)
+  if (!backed && !aliased)
     return;
   Hazard h;
   h.graph = g.id;
   h.alloc = allocEventOf(begin, b);
   h.free = freeEv;
-  h.slotKey = slotKey;
   h.aliased = aliased;
   h.reported = false;
   hazards_.push_back(h);
@@ -296,13 +292,15 @@ void Ledger::onReuse(uintptr_t p, uint64_t n, const Event &allocEv,
     // A slot still handing the range to later layers makes the reuse the
     // corruption itself; a bare alias waits for its use (it may be one only
     // the same task's update reads after capture, which is safe).
-    if (!h.reported && slotStillBacked(h))
-      reportHazard(h, "reused", allocEv, out);
+    if (h.reported)
+      continue;
+    if (int64_t key = backingKey(h); key >= 0)
+      reportHazard(h, "reused", allocEv, key, out);
   }
 }
 
 void Ledger::reportHazard(Hazard &h, const char *kind, const Event &at,
-                          Out &out) {
+                          int64_t key, Out &out) {
   h.reported = true;
   std::vector<Event> sites{h.alloc, h.free};
   if (h.reuse.seq)
@@ -310,10 +308,10 @@ void Ledger::reportHazard(Hazard &h, const char *kind, const Event &at,
   if (at.seq != h.reuse.seq)
     sites.push_back(at);
   std::string what =
-      h.slotKey >= 0
+      key >= 0
           ? format("shared workspace slot %" PRId64 " (%" PRIu64
                    " B at 0x%" PRIxPTR ", allocated by layer %d)",
-                   h.slotKey, h.alloc.size, h.alloc.ptr, h.alloc.layer)
+                   key, h.alloc.size, h.alloc.ptr, h.alloc.layer)
           : format("weakly referenced block (%" PRIu64 " B at 0x%" PRIxPTR
                    ", allocated by layer %d)",
                    h.alloc.size, h.alloc.ptr, h.alloc.layer);
@@ -325,7 +323,7 @@ void Ledger::reportHazard(Hazard &h, const char *kind, const Event &at,
     msg += format(" and handed to a new allocation of the same capture (%" PRIu64
                   " B at 0x%" PRIxPTR ", event %" PRIu64 ", layer %d)",
                   h.reuse.size, h.reuse.ptr, h.reuse.seq, h.reuse.layer);
-  if (at.kind == EventKind::Alloc && h.slotKey >= 0)
+  if (at.kind == EventKind::Alloc && key >= 0)
     msg += "; the slot still hands the old address to the layers that follow";
   else if (at.kind == EventKind::TaskUse || at.kind == EventKind::Workspace)
     msg += format("; layer %d still uses it (event %" PRIu64 ")", at.layer,
@@ -335,7 +333,7 @@ void Ledger::reportHazard(Hazard &h, const char *kind, const Event &at,
   msg += ": at replay two live tensors share this memory. Hold it strongly "
          "until the capture ends, then weaken it.";
   Violation v = make(check::WeakRefBeforeCaptureEnd, kind, h.graph, at.layer,
-                     h.slotKey, h.alloc.ptr, h.alloc.size, std::move(sites));
+                     key, h.alloc.ptr, h.alloc.size, std::move(sites));
   v.message = std::move(msg);
   out.push_back(std::move(v));
 }
@@ -363,8 +361,9 @@ uint64_t Ledger::captureEnd(uintptr_t stream, int32_t layer, Out &out) {
   Event ev = record(EventKind::CaptureEnd, 0, 0, stream, g->id, layer);
   history_.push(ev);
   for (Hazard &h : hazards_)
-    if (h.graph == g->id && !h.reported && slotStillBacked(h))
-      reportHazard(h, "freed-before-capture-end", ev, out);
+    if (h.graph == g->id && !h.reported)
+      if (int64_t key = backingKey(h); key >= 0)
+        reportHazard(h, "freed-before-capture-end", ev, key, out);
   hazards_.erase(std::remove_if(hazards_.begin(), hazards_.end(),
                                 [&](const Hazard &h) {
                                   return h.graph == g->id;
@@ -454,7 +453,7 @@ void Ledger::taskUses(uintptr_t stream, uintptr_t p, uint64_t n,
   a->second.reported = true;
   if (Hazard *h = hazardFor(g->id, a->second.owner)) {
     if (!h->reported)
-      reportHazard(*h, "alias-used-after-free", ev, out);
+      reportHazard(*h, "alias-used-after-free", ev, backingKey(*h), out);
     return;
   }
   Violation v = make(check::WeakRefBeforeCaptureEnd, "alias-used-after-free",
@@ -581,7 +580,7 @@ void Ledger::workspace(uintptr_t stream, int32_t layer, int64_t key,
     s.deadReported = true;
     if (Hazard *h = hazardFor(g->id, s.owner)) {
       if (!h->reported)
-        reportHazard(*h, "used-after-free", ev, out);
+        reportHazard(*h, "used-after-free", ev, key, out);
     } else {
       Violation v = make(check::WeakRefBeforeCaptureEnd, "used-after-free",
                          g->id, layer, key, p, n, {ev});

@@ -117,7 +117,6 @@ private:
     Event alloc;          // the freed block's allocation
     Event free;
     Event reuse;          // seq 0 until another allocation takes the range
-    int64_t slotKey;      // shared workspace slot it backs, -1 if none
     bool aliased;         // a weak alias made in this capture points here
     bool reported;
   };
@@ -151,7 +150,9 @@ private:
   Graph *captureOn(uintptr_t stream);
   Graph *captureFor(uintptr_t stream, uint64_t pool);
   bool pinnedIn(const Graph &g, uintptr_t begin, uint64_t n) const;
-  bool slotStillBacked(const Hazard &h);
+  // The smallest key of a slot of h's (running) capture that still hands
+  // out h's block, -1 if none: a block may back several slots.
+  int64_t backingKey(const Hazard &h) const;
   // The live block containing p, or null.
   Block *ownerOf(uintptr_t p, uintptr_t *begin) { return blocks_.owner(p, begin); }
   Event allocEventOf(uintptr_t begin, const Block &b) const;
@@ -160,7 +161,8 @@ private:
                     const Event &freeEv);
   void onReuse(uintptr_t begin, uint64_t n, const Event &allocEv, Out &out);
   void checkPin(Graph &g, Pin &pin, const char *when, Out &out);
-  void reportHazard(Hazard &h, const char *kind, const Event &at, Out &out);
+  void reportHazard(Hazard &h, const char *kind, const Event &at, int64_t key,
+                    Out &out);
   Violation make(const char *check, const char *kind, uint64_t graph,
                  int32_t layer, int64_t key, uintptr_t begin, uint64_t size,
                  std::vector<Event> sites) const;
