@@ -42,7 +42,7 @@ struct Block {
   uint64_t seq;      // alloc event: the block's identity
   uint64_t graph;    // capture it was allocated in, 0 if none
   uint64_t pool;
-  uint64_t pinnedBy; // last graph whose task baked this block in
+  uint64_t pinnedBy; // last running capture whose task baked it in
   uintptr_t stream;
   int32_t layer;
   uint8_t indexedIn = 0; // BlockIndex bookkeeping: size class or the map

@@ -252,6 +252,13 @@ void Ledger::applyFree(const Pending &f) {
   history_.push(ev);
   if (pg)
     onPinnedFree(*pg, p, b, ev);
+  if (!sharedPins_.empty()) {
+    for (const SharedPin &s : sharedPins_)
+      if (s.block == b.seq)
+        if (Graph *other = activeById(s.graph))
+          onPinnedFree(*other, p, b, ev);
+    dropSharedPins([&](const SharedPin &s) { return s.block == b.seq; });
+  }
 }
 
 void Ledger::segment(uintptr_t p, uint64_t n) {
@@ -369,6 +376,7 @@ uint64_t Ledger::captureEnd(uintptr_t stream, int32_t layer, Out &out) {
                                   return h.graph == g->id;
                                 }),
                  hazards_.end());
+  dropSharedPins([&](const SharedPin &s) { return s.graph == g->id; });
   g->capturing = false;
   g->openTask = 0;
   g->aliasedOwners.clear();
@@ -429,8 +437,18 @@ void Ledger::taskUses(uintptr_t stream, uintptr_t p, uint64_t n,
     up->second.repinned = true;
   }
   g->pins.push_back(Pin{p, n, ev.owner, task, stream, layer, false});
-  if (owner)
+  // Only running captures: a free is a hazard only while one runs, and an
+  // update's pin must not hide the capture that baked the block in.
+  if (owner && g->capturing && owner->pinnedBy != g->id) {
+    const uint64_t prev = owner->pinnedBy;
+    if (prev && activeById(prev)) {
+      dropSharedPins([&](const SharedPin &s) {
+        return s.block == owner->seq && s.graph == g->id;
+      });
+      sharedPins_.push_back(SharedPin{owner->seq, prev});
+    }
     owner->pinnedBy = g->id;
+  }
   if (!handle)
     return;
   auto a = aliases_.find(handle);
@@ -718,6 +736,7 @@ void Ledger::graphDestroy(uint64_t graph) {
                                   return h.graph == graph;
                                 }),
                  hazards_.end());
+  dropSharedPins([&](const SharedPin &s) { return s.graph == graph; });
   for (auto it = taskGraph_.begin(); it != taskGraph_.end();)
     it = it->second == graph ? taskGraph_.erase(it) : std::next(it);
   for (auto it = aliases_.begin(); it != aliases_.end();)

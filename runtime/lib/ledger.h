@@ -12,6 +12,7 @@
 #include "node_pool.h"
 #include "violation.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -167,6 +168,11 @@ private:
                  int32_t layer, int64_t key, uintptr_t begin, uint64_t size,
                  std::vector<Event> sites) const;
   void dropAliasesIfFull();
+  template <class Pred> void dropSharedPins(Pred pred) {
+    sharedPins_.erase(
+        std::remove_if(sharedPins_.begin(), sharedPins_.end(), pred),
+        sharedPins_.end());
+  }
 
   const int device_;
   const LedgerConfig cfg_;
@@ -184,6 +190,13 @@ private:
   std::vector<std::unique_ptr<Graph>> graphs_;
   std::vector<Graph *> active_;
   std::vector<Hazard> hazards_;
+  // A block baked in by tasks of two running captures at once (rare):
+  // Block::pinnedBy names the latest, these pairs the others.
+  struct SharedPin {
+    uint64_t block; // alloc seq
+    uint64_t graph;
+  };
+  std::vector<SharedPin> sharedPins_;
   std::unordered_map<uintptr_t, Alias> aliases_;
   std::unordered_map<uint64_t, uint64_t> taskGraph_; // task id -> graph id
   std::unordered_map<uintptr_t, Update> updates_;    // stream -> update
