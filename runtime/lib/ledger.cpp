@@ -440,13 +440,14 @@ void Ledger::taskUses(uintptr_t stream, uintptr_t p, uint64_t n,
   // Only running captures: a free is a hazard only while one runs, and an
   // update's pin must not hide the capture that baked the block in.
   if (owner && g->capturing && owner->pinnedBy != g->id) {
-    const uint64_t prev = owner->pinnedBy;
-    if (prev && activeById(prev)) {
+    // g becomes pinnedBy: it must not also be listed among the others.
+    const uint64_t prev = owner->pinnedBy, seq = owner->seq;
+    if (!sharedPins_.empty())
       dropSharedPins([&](const SharedPin &s) {
-        return s.block == owner->seq && s.graph == g->id;
+        return s.block == seq && s.graph == g->id;
       });
-      sharedPins_.push_back(SharedPin{owner->seq, prev});
-    }
+    if (prev && activeById(prev))
+      sharedPins_.push_back(SharedPin{seq, prev});
     owner->pinnedBy = g->id;
   }
   if (!handle)

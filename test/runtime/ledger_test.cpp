@@ -347,3 +347,28 @@ TEST_F(LedgerTest, TaskUpdateOfAnotherGraphKeepsTheCapturesPin) {
 
 } // namespace
 } // namespace tether::rt::test
+
+namespace tether::rt::test {
+namespace {
+
+// Found by the ledger fuzzer (after the fix above): capture 1 pins W, a
+// second capture pins it, the second ends, capture 1 pins W again. The
+// list of displaced captures still named capture 1, now pinnedBy as well,
+// and the reuse was reported twice.
+TEST_F(LedgerTest, BlockRepinnedAfterTheOtherCaptureEndedIsReportedOnce) {
+  alloc(W, KB, -1, S, 0);
+  begin();
+  L.captureBegin(S2, -1);
+  uses(W, KB, 0);
+  uses(W, KB, 0, 0, S2);
+  L.captureEnd(S2, -1, out);
+  workspace(0, 1, W, KB, KB);
+  uses(W, KB, 0);
+  free(W, 0);
+  alloc(W, KB, 1);
+  EXPECT_EQ(found(), Found{std::string(check::WeakRefBeforeCaptureEnd) +
+                           "/reused"});
+}
+
+} // namespace
+} // namespace tether::rt::test
