@@ -55,8 +55,8 @@ const char *const kOpNames[kOps] = {
 
 constexpr uintptr_t kStreams[4] = {0x5000, 0x6000, 0x7000, 0};
 constexpr uint64_t kPools[3] = {0, 7, 8};
-constexpr uint64_t kSizes[16] = {0,     1,     48,    256,   512,    512,
-                                 1000,  2048,  4096,  4096,  4097,   12288,
+constexpr uint64_t kSizes[16] = {0,     1,     48,    256,   512,    1000,
+                                 1024,  2048,  4096,  4096,  4097,   12288,
                                  32768, 32769, 262145, (128u << 20) + 1};
 constexpr size_t kHistory[8] = {1, 2, 3, 5, 8, 16, 64, 1000};
 constexpr uintptr_t kSmallRegion = 0x100000;   // 64 KiB in 256 B steps
