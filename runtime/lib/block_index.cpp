@@ -1,11 +1,12 @@
 #include "block_index.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace tether::rt {
 
-BlockIndex::BlockIndex()
-    : blocks_(12), buckets_(11),
+BlockIndex::BlockIndex(unsigned log2Blocks)
+    : blocks_(std::max(log2Blocks, 2u)), buckets_(std::max(log2Blocks, 2u) - 1),
       large_(PoolAllocator<std::pair<const uintptr_t, uint64_t>>(&largeNodes_)) {}
 
 uint8_t BlockIndex::classOf(uint64_t size) {

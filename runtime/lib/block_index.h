@@ -42,7 +42,7 @@ struct Block {
   uint64_t seq;      // alloc event: the block's identity
   uint64_t graph;    // capture it was allocated in, 0 if none
   uint64_t pool;
-  uint64_t pinnedBy; // last graph whose task baked this block in
+  uint64_t pinnedBy; // last running capture whose task baked it in
   uintptr_t stream;
   int32_t layer;
   uint8_t indexedIn = 0; // BlockIndex bookkeeping: size class or the map
@@ -53,7 +53,9 @@ public:
   // Stale bucket starts tolerated beyond the live count before a sweep.
   static constexpr size_t kStaleSlack = 4096;
 
-  BlockIndex();
+  // The block table starts with 2^log2Blocks slots (at least 2), the
+  // bucket table with half as many.
+  explicit BlockIndex(unsigned log2Blocks = 12);
 
   // Adds a block at `begin`, replacing one recorded at the same address
   // (its free was never seen). Returns the stored block, valid until the

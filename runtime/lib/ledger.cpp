@@ -37,7 +37,7 @@ constexpr size_t kMaxStory = 24;
 } // namespace
 
 Ledger::Ledger(int device, const LedgerConfig &cfg)
-    : device_(device), cfg_(cfg),
+    : device_(device), cfg_(cfg), blocks_(cfg.blockTableLog2),
       history_(cfg.historyEvents) {}
 
 Event Ledger::record(EventKind k, uintptr_t p, uint64_t n, uintptr_t stream,
@@ -117,14 +117,14 @@ Ledger::Hazard *Ledger::hazardFor(uint64_t graph, uint64_t ownerSeq) {
   return nullptr;
 }
 
-bool Ledger::slotStillBacked(const Hazard &h) {
-  if (h.slotKey < 0)
-    return false;
-  Graph *g = activeById(h.graph);
-  if (!g)
-    return false;
-  auto it = g->slots.find(h.slotKey);
-  return it != g->slots.end() && it->second.owner == h.alloc.seq;
+int64_t Ledger::backingKey(const Hazard &h) const {
+  int64_t key = -1;
+  for (const Graph *g : active_)
+    if (g->id == h.graph)
+      for (const auto &[k, slot] : g->slots)
+        if (slot.owner == h.alloc.seq && (key < 0 || k < key))
+          key = k;
+  return key;
 }
 
 Violation Ledger::make(const char *check, const char *kind, uint64_t graph,
@@ -252,6 +252,13 @@ void Ledger::applyFree(const Pending &f) {
   history_.push(ev);
   if (pg)
     onPinnedFree(*pg, p, b, ev);
+  if (!sharedPins_.empty()) {
+    for (const SharedPin &s : sharedPins_)
+      if (s.block == b.seq)
+        if (Graph *other = activeById(s.graph))
+          onPinnedFree(*other, p, b, ev);
+    dropSharedPins([&](const SharedPin &s) { return s.block == b.seq; });
+  }
 }
 
 void Ledger::segment(uintptr_t p, uint64_t n) {
@@ -268,20 +275,16 @@ void Ledger::segment(uintptr_t p, uint64_t n) {
 // made during the capture.
 void Ledger::onPinnedFree(Graph &g, uintptr_t begin, const Block &b,
                           const Event &freeEv) {
-  int64_t slotKey = -1;
+  bool backed = false;
   for (const auto &[key, slot] : g.slots)
-    if (slot.owner == b.seq) {
-      slotKey = key;
-      break;
-    }
+    backed |= slot.owner == b.seq;
   bool aliased = g.aliasedOwners.count(b.seq) != 0;
-  if (slotKey < 0 && !aliased)
+  if (!backed && !aliased)
     return;
   Hazard h;
   h.graph = g.id;
   h.alloc = allocEventOf(begin, b);
   h.free = freeEv;
-  h.slotKey = slotKey;
   h.aliased = aliased;
   h.reported = false;
   hazards_.push_back(h);
@@ -296,13 +299,15 @@ void Ledger::onReuse(uintptr_t p, uint64_t n, const Event &allocEv,
     // A slot still handing the range to later layers makes the reuse the
     // corruption itself; a bare alias waits for its use (it may be one only
     // the same task's update reads after capture, which is safe).
-    if (!h.reported && slotStillBacked(h))
-      reportHazard(h, "reused", allocEv, out);
+    if (h.reported)
+      continue;
+    if (int64_t key = backingKey(h); key >= 0)
+      reportHazard(h, "reused", allocEv, key, out);
   }
 }
 
 void Ledger::reportHazard(Hazard &h, const char *kind, const Event &at,
-                          Out &out) {
+                          int64_t key, Out &out) {
   h.reported = true;
   std::vector<Event> sites{h.alloc, h.free};
   if (h.reuse.seq)
@@ -310,10 +315,10 @@ void Ledger::reportHazard(Hazard &h, const char *kind, const Event &at,
   if (at.seq != h.reuse.seq)
     sites.push_back(at);
   std::string what =
-      h.slotKey >= 0
+      key >= 0
           ? format("shared workspace slot %" PRId64 " (%" PRIu64
                    " B at 0x%" PRIxPTR ", allocated by layer %d)",
-                   h.slotKey, h.alloc.size, h.alloc.ptr, h.alloc.layer)
+                   key, h.alloc.size, h.alloc.ptr, h.alloc.layer)
           : format("weakly referenced block (%" PRIu64 " B at 0x%" PRIxPTR
                    ", allocated by layer %d)",
                    h.alloc.size, h.alloc.ptr, h.alloc.layer);
@@ -325,7 +330,7 @@ void Ledger::reportHazard(Hazard &h, const char *kind, const Event &at,
     msg += format(" and handed to a new allocation of the same capture (%" PRIu64
                   " B at 0x%" PRIxPTR ", event %" PRIu64 ", layer %d)",
                   h.reuse.size, h.reuse.ptr, h.reuse.seq, h.reuse.layer);
-  if (at.kind == EventKind::Alloc && h.slotKey >= 0)
+  if (at.kind == EventKind::Alloc && key >= 0)
     msg += "; the slot still hands the old address to the layers that follow";
   else if (at.kind == EventKind::TaskUse || at.kind == EventKind::Workspace)
     msg += format("; layer %d still uses it (event %" PRIu64 ")", at.layer,
@@ -335,7 +340,7 @@ void Ledger::reportHazard(Hazard &h, const char *kind, const Event &at,
   msg += ": at replay two live tensors share this memory. Hold it strongly "
          "until the capture ends, then weaken it.";
   Violation v = make(check::WeakRefBeforeCaptureEnd, kind, h.graph, at.layer,
-                     h.slotKey, h.alloc.ptr, h.alloc.size, std::move(sites));
+                     key, h.alloc.ptr, h.alloc.size, std::move(sites));
   v.message = std::move(msg);
   out.push_back(std::move(v));
 }
@@ -363,13 +368,15 @@ uint64_t Ledger::captureEnd(uintptr_t stream, int32_t layer, Out &out) {
   Event ev = record(EventKind::CaptureEnd, 0, 0, stream, g->id, layer);
   history_.push(ev);
   for (Hazard &h : hazards_)
-    if (h.graph == g->id && !h.reported && slotStillBacked(h))
-      reportHazard(h, "freed-before-capture-end", ev, out);
+    if (h.graph == g->id && !h.reported)
+      if (int64_t key = backingKey(h); key >= 0)
+        reportHazard(h, "freed-before-capture-end", ev, key, out);
   hazards_.erase(std::remove_if(hazards_.begin(), hazards_.end(),
                                 [&](const Hazard &h) {
                                   return h.graph == g->id;
                                 }),
                  hazards_.end());
+  dropSharedPins([&](const SharedPin &s) { return s.graph == g->id; });
   g->capturing = false;
   g->openTask = 0;
   g->aliasedOwners.clear();
@@ -430,8 +437,19 @@ void Ledger::taskUses(uintptr_t stream, uintptr_t p, uint64_t n,
     up->second.repinned = true;
   }
   g->pins.push_back(Pin{p, n, ev.owner, task, stream, layer, false});
-  if (owner)
+  // Only running captures: a free is a hazard only while one runs, and an
+  // update's pin must not hide the capture that baked the block in.
+  if (owner && g->capturing && owner->pinnedBy != g->id) {
+    // g becomes pinnedBy: it must not also be listed among the others.
+    const uint64_t prev = owner->pinnedBy, seq = owner->seq;
+    if (!sharedPins_.empty())
+      dropSharedPins([&](const SharedPin &s) {
+        return s.block == seq && s.graph == g->id;
+      });
+    if (prev && activeById(prev))
+      sharedPins_.push_back(SharedPin{seq, prev});
     owner->pinnedBy = g->id;
+  }
   if (!handle)
     return;
   auto a = aliases_.find(handle);
@@ -454,7 +472,7 @@ void Ledger::taskUses(uintptr_t stream, uintptr_t p, uint64_t n,
   a->second.reported = true;
   if (Hazard *h = hazardFor(g->id, a->second.owner)) {
     if (!h->reported)
-      reportHazard(*h, "alias-used-after-free", ev, out);
+      reportHazard(*h, "alias-used-after-free", ev, backingKey(*h), out);
     return;
   }
   Violation v = make(check::WeakRefBeforeCaptureEnd, "alias-used-after-free",
@@ -581,7 +599,7 @@ void Ledger::workspace(uintptr_t stream, int32_t layer, int64_t key,
     s.deadReported = true;
     if (Hazard *h = hazardFor(g->id, s.owner)) {
       if (!h->reported)
-        reportHazard(*h, "used-after-free", ev, out);
+        reportHazard(*h, "used-after-free", ev, key, out);
     } else {
       Violation v = make(check::WeakRefBeforeCaptureEnd, "used-after-free",
                          g->id, layer, key, p, n, {ev});
@@ -702,6 +720,10 @@ void Ledger::taskUpdateEnd(uintptr_t stream, Out &out) {
 void Ledger::graphDestroy(uint64_t graph) {
   auto lock = lockAndDrain();
   history_.push(record(EventKind::GraphDestroy, 0, 0, 0, graph, -1));
+  // Only a graph the ledger knows: 0 ("no graph") or a stale id must not
+  // take the weak aliases made outside any capture (graph 0) with it.
+  if (!graphById(graph))
+    return;
   active_.erase(std::remove_if(active_.begin(), active_.end(),
                                [&](Graph *g) { return g->id == graph; }),
                 active_.end());
@@ -715,6 +737,7 @@ void Ledger::graphDestroy(uint64_t graph) {
                                   return h.graph == graph;
                                 }),
                  hazards_.end());
+  dropSharedPins([&](const SharedPin &s) { return s.graph == graph; });
   for (auto it = taskGraph_.begin(); it != taskGraph_.end();)
     it = it->second == graph ? taskGraph_.erase(it) : std::next(it);
   for (auto it = aliases_.begin(); it != aliases_.end();)
@@ -724,6 +747,14 @@ void Ledger::graphDestroy(uint64_t graph) {
 size_t Ledger::liveBlocks() {
   auto lock = lockAndDrain();
   return blocks_.size();
+}
+
+bool Ledger::blockAt(uintptr_t p, uintptr_t *begin, uint64_t *size) {
+  auto lock = lockAndDrain();
+  const Block *b = ownerOf(p, begin);
+  if (b)
+    *size = b->size;
+  return b != nullptr;
 }
 
 size_t Ledger::historySize() {

@@ -12,6 +12,7 @@
 #include "node_pool.h"
 #include "violation.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -25,6 +26,10 @@ namespace tether::rt {
 struct LedgerConfig {
   size_t historyEvents = 1 << 14; // ring capacity (1 MiB)
   size_t maxAliases = 1 << 16;    // weak aliases remembered at once
+  // Initial live-block table: 2^n slots (the bucket table starts at half).
+  // The tables grow, so this trades early growth for footprint; the fuzzer
+  // starts tiny to exercise growth and wrap-around probing.
+  unsigned blockTableLog2 = 12;
 };
 
 class Ledger {
@@ -63,6 +68,8 @@ public:
 
   // Introspection for tests and the bench.
   size_t liveBlocks();
+  // The live block containing p: its start and size; false if none.
+  bool blockAt(uintptr_t p, uintptr_t *begin, uint64_t *size);
   size_t historySize();
   uint64_t eventCount() const;
 
@@ -111,7 +118,6 @@ private:
     Event alloc;          // the freed block's allocation
     Event free;
     Event reuse;          // seq 0 until another allocation takes the range
-    int64_t slotKey;      // shared workspace slot it backs, -1 if none
     bool aliased;         // a weak alias made in this capture points here
     bool reported;
   };
@@ -145,7 +151,9 @@ private:
   Graph *captureOn(uintptr_t stream);
   Graph *captureFor(uintptr_t stream, uint64_t pool);
   bool pinnedIn(const Graph &g, uintptr_t begin, uint64_t n) const;
-  bool slotStillBacked(const Hazard &h);
+  // The smallest key of a slot of h's (running) capture that still hands
+  // out h's block, -1 if none: a block may back several slots.
+  int64_t backingKey(const Hazard &h) const;
   // The live block containing p, or null.
   Block *ownerOf(uintptr_t p, uintptr_t *begin) { return blocks_.owner(p, begin); }
   Event allocEventOf(uintptr_t begin, const Block &b) const;
@@ -154,11 +162,17 @@ private:
                     const Event &freeEv);
   void onReuse(uintptr_t begin, uint64_t n, const Event &allocEv, Out &out);
   void checkPin(Graph &g, Pin &pin, const char *when, Out &out);
-  void reportHazard(Hazard &h, const char *kind, const Event &at, Out &out);
+  void reportHazard(Hazard &h, const char *kind, const Event &at, int64_t key,
+                    Out &out);
   Violation make(const char *check, const char *kind, uint64_t graph,
                  int32_t layer, int64_t key, uintptr_t begin, uint64_t size,
                  std::vector<Event> sites) const;
   void dropAliasesIfFull();
+  template <class Pred> void dropSharedPins(Pred pred) {
+    sharedPins_.erase(
+        std::remove_if(sharedPins_.begin(), sharedPins_.end(), pred),
+        sharedPins_.end());
+  }
 
   const int device_;
   const LedgerConfig cfg_;
@@ -176,6 +190,13 @@ private:
   std::vector<std::unique_ptr<Graph>> graphs_;
   std::vector<Graph *> active_;
   std::vector<Hazard> hazards_;
+  // A block baked in by tasks of two running captures at once (rare):
+  // Block::pinnedBy names the latest, these pairs the others.
+  struct SharedPin {
+    uint64_t block; // alloc seq
+    uint64_t graph;
+  };
+  std::vector<SharedPin> sharedPins_;
   std::unordered_map<uintptr_t, Alias> aliases_;
   std::unordered_map<uint64_t, uint64_t> taskGraph_; // task id -> graph id
   std::unordered_map<uintptr_t, Update> updates_;    // stream -> update

@@ -174,6 +174,18 @@ TEST_F(LedgerTest, DoubleWeakRefIsReported) {
                            "/alias-of-alias"});
 }
 
+// Found by the ledger fuzzer: destroying graph 0 ("no graph") used to drop
+// every alias made outside a capture, so the double conversion went unseen.
+TEST_F(LedgerTest, DestroyOfGraphZeroKeepsAliasesMadeOutsideCaptures) {
+  alloc(W, KB, 0, S, 0);
+  L.weakRef(0xA, 0xB, W, KB, 0, out);
+  L.graphDestroy(0);
+  L.graphDestroy(12345); // an id no graph has
+  L.weakRef(0xB, 0xC, W, KB, 0, out);
+  ASSERT_EQ(found(), Found{std::string(check::DoubleWeakRef) +
+                           "/alias-of-alias"});
+}
+
 TEST_F(LedgerTest, TwoWeakRefsOfTheStrongTensorAreNotDouble) {
   alloc(W, KB, 0, S, 0);
   L.weakRef(0xA, 0xB, W, KB, 0, out);
@@ -282,6 +294,80 @@ TEST(ViolationJson, CarriesTheReportFields) {
         "a \\\"quoted\\\" word", "\"events\": [{\"seq\": 5, \"event\": \"free\""})
     EXPECT_NE(j.find(part), std::string::npos) << part << " in " << j;
   EXPECT_EQ(j.find('\n'), std::string::npos);
+}
+
+} // namespace
+} // namespace tether::rt::test
+
+namespace tether::rt::test {
+namespace {
+
+const std::string kReused =
+    std::string(check::WeakRefBeforeCaptureEnd) + "/reused";
+
+// Found by the ledger fuzzer: a block baked in by tasks of two captures
+// running at once (on two streams) kept only the last one, so the first
+// capture's slot reuse went unreported.
+TEST_F(LedgerTest, BlockPinnedByTwoRunningCapturesIsAHazardForBoth) {
+  alloc(W, KB, -1, S, 0);
+  uint64_t g1 = begin();
+  uint64_t g2 = L.captureBegin(S2, -1);
+  workspace(0, 1, W, KB, KB);
+  uses(W, KB, 0);
+  workspace(0, 1, W, KB, KB, S2);
+  uses(W, KB, 0, 0, S2);
+  free(W, 0);
+  alloc(W, KB, 1, S, 0);
+  ASSERT_EQ(found(), (Found{kReused, kReused}));
+  EXPECT_NE(out[0].graph, out[1].graph);
+  EXPECT_TRUE(out[0].graph == g1 || out[1].graph == g1);
+  EXPECT_TRUE(out[0].graph == g2 || out[1].graph == g2);
+}
+
+// Seen while writing the fuzzer's model: a task update of another graph
+// that re-points its task at a block took over the block's "pinned by", so
+// the running capture that baked it in no longer saw its free.
+TEST_F(LedgerTest, TaskUpdateOfAnotherGraphKeepsTheCapturesPin) {
+  alloc(0x80000, KB, -1, S, 0);
+  begin();
+  uint64_t task = taskGroup(0x80000, KB, 0);
+  end();
+  alloc(W, KB, -1, S2, 0);
+  uint64_t g2 = begin();
+  workspace(0, 1, W, KB, KB);
+  uses(W, KB, 0);
+  L.taskUpdateBegin(S2, task);
+  uses(W, KB, 0, 0, S2); // the old graph's task now points at W too
+  L.taskUpdateEnd(S2, out);
+  free(W, 0);
+  alloc(W, KB, 1);
+  ASSERT_EQ(found(), Found{kReused});
+  EXPECT_EQ(out[0].graph, g2);
+}
+
+} // namespace
+} // namespace tether::rt::test
+
+namespace tether::rt::test {
+namespace {
+
+// Found by the ledger fuzzer (after the fix above): capture 1 pins W, a
+// second capture pins it, the second ends, capture 1 pins W again. The
+// list of displaced captures still named capture 1, now pinnedBy as well,
+// and the reuse was reported twice.
+TEST_F(LedgerTest, BlockRepinnedAfterTheOtherCaptureEndedIsReportedOnce) {
+  alloc(W, KB, -1, S, 0);
+  begin();
+  L.captureBegin(S2, -1);
+  uses(W, KB, 0);
+  uses(W, KB, 0, 0, S2);
+  L.captureEnd(S2, -1, out);
+  workspace(0, 1, W, KB, KB);
+  uses(W, KB, 0);
+  free(W, 0);
+  alloc(W, KB, 1);
+  EXPECT_EQ(found(), Found{std::string(check::WeakRefBeforeCaptureEnd) +
+                           "/reused"});
 }
 
 } // namespace

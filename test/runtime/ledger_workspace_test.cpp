@@ -111,3 +111,56 @@ TEST_F(LedgerTest, SlotWhoseBlockDiedIsReportedWhenTaken) {
 
 } // namespace
 } // namespace tether::rt::test
+
+namespace tether::rt::test {
+namespace {
+
+// Found by the ledger fuzzer: one block backing two slots (a cache handing
+// the same workspace to two keys). The hazard kept whichever key the hash
+// map listed first, so clearing that slot hid the reuse through the other,
+// and the key reported was arbitrary. Now: the smallest key still backed.
+class TwoSlotsTest : public LedgerTest {
+protected:
+  Found reuseAfterClearing(int64_t cleared) {
+    begin();
+    alloc(W, KB, 0);
+    workspace(0, 1, W, KB, KB);
+    workspace(0, 2, W, KB, KB);
+    taskGroup(W, KB, 0);
+    free(W, 0);
+    workspace(1, cleared, 0, 0, 0);
+    alloc(W, KB, 1);
+    return found();
+  }
+  const std::string kBeforeEnd =
+      std::string(check::WeakRefBeforeCaptureEnd) + "/";
+  const std::string kShared =
+      std::string(check::WorkspaceSharedAcrossLayers) + "/";
+};
+
+TEST_F(TwoSlotsTest, ReuseIsReportedThroughSlotTwoWhenSlotOneIsCleared) {
+  ASSERT_EQ(reuseAfterClearing(1),
+            (Found{kShared + "cleared", kBeforeEnd + "reused"}));
+  EXPECT_EQ(out[1].key, 2);
+}
+
+TEST_F(TwoSlotsTest, ReuseIsReportedThroughSlotOneWhenSlotTwoIsCleared) {
+  ASSERT_EQ(reuseAfterClearing(2),
+            (Found{kShared + "cleared", kBeforeEnd + "reused"}));
+  EXPECT_EQ(out[1].key, 1);
+}
+
+TEST_F(TwoSlotsTest, ReuseNamesTheSmallestKeyStillBacked) {
+  begin();
+  alloc(W, KB, 0);
+  workspace(0, 7, W, KB, KB);
+  workspace(0, 3, W, KB, KB);
+  taskGroup(W, KB, 0);
+  free(W, 0);
+  alloc(W, KB, 1);
+  ASSERT_EQ(found(), Found{kBeforeEnd + "reused"});
+  EXPECT_EQ(out[0].key, 3);
+}
+
+} // namespace
+} // namespace tether::rt::test
