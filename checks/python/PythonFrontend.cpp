@@ -429,6 +429,12 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   for (size_t I = 0; I < P.Modules.size(); ++I)
     P.adopt((int)I, std::move(Indexed[I]));
   analyzeFunctions(P, Pool);
+  // Scopes left out of a named module (too deeply nested) are its problems;
+  // a context module's are reported when it is named itself.
+  for (auto &M : P.Modules)
+    if (!ContextPaths.count(M->Path))
+      for (std::string &Msg : M->Problems)
+        R.Problems.push_back({M->Path, std::move(Msg)});
   // The trees are done with: free them while the package checks run.
   for (auto &M : P.Modules)
     Pool.async([T = M->Tree] { ts_tree_delete(T); });
