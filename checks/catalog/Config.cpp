@@ -92,6 +92,24 @@ LLVM_YAML_IS_SEQUENCE_VECTOR(tether::CapturePair)
 /// (the file's mapping, a list, a capture pair's mapping).
 static constexpr size_t MaxDepth = 16;
 
+/// Why the YAML reader produced no document and no error either: its
+/// scanner stops without a word at a directive it does not know.
+static std::string unreadableDocument(StringRef Yaml, StringRef FileName) {
+  llvm::SmallVector<StringRef, 16> Lines;
+  Yaml.split(Lines, '\n');
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    StringRef Name = Lines[I].rtrim("\r");
+    if (!Name.consume_front("%"))
+      continue;
+    Name = Name.take_until([](char C) { return C == ' ' || C == '\t'; });
+    if (Name != "YAML" && Name != "TAG")
+      return (FileName + ":" + llvm::Twine(I + 1) +
+              ":1: unknown YAML directive '%" + Name + "'")
+          .str();
+  }
+  return (FileName + ":1:1: not a YAML document").str();
+}
+
 /// "FILE:LINE:COL: message" when Yaml nests deeper than MaxDepth, holds
 /// more than one non-empty document or an alias. Syntax errors are left to the reader,
 /// which reports them better; the walk just stops at the first.
@@ -151,8 +169,10 @@ static std::optional<std::string> shapeProblem(StringRef Yaml,
   bool SeenDocument = false;
   for (auto Doc = S.begin(); Doc != S.end(); ++Doc) {
     yaml::Node *Root = Doc->getRoot();
-    if (S.failed() || !Root)
+    if (S.failed())
       return std::nullopt;
+    if (!Root)
+      return unreadableDocument(Yaml, FileName);
     if (llvm::isa<yaml::NullNode>(Root))
       continue; // an empty document, as after a trailing "---"
     if (SeenDocument)
