@@ -222,14 +222,27 @@ llvm::Expected<Catalog> Catalog::parse(StringRef Yaml, StringRef FileName) {
   if (std::optional<std::string> P = shapeProblem(Yaml, FileName))
     return llvm::createStringError(catalog::oneLine(*P));
   struct Diagnostics {
+    StringRef Yaml, FileName;
     std::string First;
-  } Diags;
+  } Diags{Yaml, FileName, ""};
   auto Handler = [](const llvm::SMDiagnostic &D, void *Context) {
     auto *C = static_cast<Diagnostics *>(Context);
     if (!C->First.empty())
       return;
-    C->First = (D.getFilename() + ":" + llvm::Twine(D.getLineNo()) + ":" +
-                llvm::Twine(D.getColumnNo() + 1) + ": " + D.getMessage())
+    int Line = D.getLineNo(), Col = D.getColumnNo() + 1;
+    if (Line <= 0) {
+      // A token the scanner places just past the buffer (an unexpected end
+      // of file): SourceMgr finds no line for it, so count them here.
+      const char *P = D.getLoc().getPointer();
+      size_t Offset = P >= C->Yaml.begin() && P <= C->Yaml.end()
+                          ? size_t(P - C->Yaml.begin())
+                          : C->Yaml.size();
+      StringRef Before = C->Yaml.take_front(Offset);
+      Line = 1 + int(Before.count('\n'));
+      Col = 1 + int(Offset - (Before.rfind('\n') + 1));
+    }
+    C->First = (C->FileName + ":" + llvm::Twine(Line) + ":" + llvm::Twine(Col) +
+                ": " + D.getMessage())
                    .str();
   };
   Catalog C;

@@ -139,6 +139,9 @@ TEST(Catalog, WhatTheYamlReaderWouldIgnoreIsAnError) {
             "cfg.yaml:2:1: unknown YAML directive '%inh\x9b\x8dalse.'");
   EXPECT_EQ(parseError("%YAML 1.2\n---\nweak_ref_functions: [a]\n"),
             "(parsed)");
+  // An error at the end of the file still has a line and column.
+  EXPECT_EQ(parseError("\r%YAML 1.2\n\r\n\n\n%"),
+            "cfg.yaml:5:2: Unexpected token");
 }
 
 TEST(Catalog, BadNamesAreReportedWhereTheyAre) {
