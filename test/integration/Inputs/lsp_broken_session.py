@@ -1,13 +1,13 @@
 """One editor session of broken edits and malformed frames against a server.
 
-usage: lsp_broken_session.py DOCUMENT -- SERVER [ARG...]
+usage: lsp_broken_session.py [--edits] [--frames] DOCUMENT -- SERVER [ARG...]
 
-Opens DOCUMENT (a Python file with one finding), then sends, as unsaved
-edits of it, what an editor holds for a moment while someone types or a
+Opens DOCUMENT (a Python file with one finding), then (--edits) sends, as
+unsaved edits of it, what an editor holds for a moment while someone types or a
 tool misbehaves: a stray colon (x = a:b.c), the file cut off, a 10,000-deep
 `or` chain, binary bytes, text that is not UTF-8 (a lone surrogate, and a
 raw frame of invalid UTF-8), an empty file, and finally the original text
-again. Then malformed frames (Content-Length negative, not a number, absent,
+again; then (--frames) malformed frames (Content-Length negative, not a number, absent,
 beyond the server's limit), each followed by a request that must be
 answered, then shutdown/exit. Prints one line per step for FileCheck:
 
@@ -26,7 +26,9 @@ import time
 
 args = sys.argv[1:]
 sep = args.index("--")
-doc, server = os.path.abspath(args[0]), args[sep + 1:]
+opts, server = args[:sep], args[sep + 1:]
+do_edits, do_frames = "--edits" in opts, "--frames" in opts
+doc = os.path.abspath([o for o in opts if not o.startswith("--")][0])
 uri = "file://" + doc
 err = tempfile.TemporaryFile()
 proc = subprocess.Popen(server, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -129,7 +131,7 @@ edits = [
     ("empty", ""),
     ("original", good),
 ]
-for version, (step, text) in enumerate(edits, start=2):
+for version, (step, text) in enumerate(edits if do_edits else [], start=2):
     body = {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
         "textDocument": {"uri": uri, "version": version},
         "contentChanges": [{"text": text}]}}
@@ -137,27 +139,33 @@ for version, (step, text) in enumerate(edits, start=2):
     wait_publish(step)
 
 # Not JSON at all: a body of invalid UTF-8.
-write(frame(b'{"jsonrpc": "2.0", "method": "textDocument/didChange", "x": "\xff\xfe"}'))
-answer_unnumbered("invalid UTF-8 body")
+if do_frames:
+    write(frame(b'{"jsonrpc": "2.0", "method": "textDocument/didChange", "x": "\xff\xfe"}'))
+    answer_unnumbered("invalid UTF-8 body")
 send({"id": 2, "method": "textDocument/hover", "params": {}})
 answer("request after the edits", 2)
 
-write(b"Content-Length: -5\r\n\r\n")
-send({"id": 3, "method": "textDocument/hover", "params": {}})
-answer("request after a negative length", 3)
-write(b"Content-Length: many\r\n\r\n")
-send({"id": 4, "method": "textDocument/hover", "params": {}})
-answer("request after a length that is not a number", 4)
-# A frame without Content-Length: its body runs into the next frame's header.
-write(b"Content-Type: application/vscode-jsonrpc\r\n\r\n{\"id\": 5}")
-send({"id": 6, "method": "textDocument/hover", "params": {}})
-answer("request after a frame without a length", 6)
-big = 65 * 1024 * 1024
-write(b"Content-Length: %d\r\n\r\n" % big + b" " * big)
-answer_unnumbered("a frame beyond the limit")
-send({"id": 7, "method": "textDocument/hover", "params": {}})
-answer("request after it", 7)
 
+def malformed_frames():
+    write(b"Content-Length: -5\r\n\r\n")
+    send({"id": 3, "method": "textDocument/hover", "params": {}})
+    answer("request after a negative length", 3)
+    write(b"Content-Length: many\r\n\r\n")
+    send({"id": 4, "method": "textDocument/hover", "params": {}})
+    answer("request after a length that is not a number", 4)
+    # A frame without Content-Length: its body runs into the next frame's header.
+    write(b"Content-Type: application/vscode-jsonrpc\r\n\r\n{\"id\": 5}")
+    send({"id": 6, "method": "textDocument/hover", "params": {}})
+    answer("request after a frame without a length", 6)
+    big = 65 * 1024 * 1024
+    write(b"Content-Length: %d\r\n\r\n" % big + b" " * big)
+    answer_unnumbered("a frame beyond the limit")
+    send({"id": 7, "method": "textDocument/hover", "params": {}})
+    answer("request after it", 7)
+
+
+if do_frames:
+    malformed_frames()
 send({"id": 8, "method": "shutdown"})
 answer("shutdown", 8)
 send({"method": "exit"})
