@@ -135,8 +135,8 @@ TEST(Catalog, WhatTheYamlReaderWouldIgnoreIsAnError) {
   EXPECT_EQ(parseError("weak_ref_functions: [a]\n---\n"), "(parsed)");
   EXPECT_EQ(parseError("weak_ref_functions: &w [a]\nblob_functions: *w\n"),
             "cfg.yaml:2:17: YAML aliases (*name) are not supported");
-  EXPECT_EQ(parseError("# c\n%inh\x9b\x8dalse.\n"),
-            "cfg.yaml:2:1: unknown YAML directive '%inh\x9b\x8dalse.'");
+  EXPECT_EQ(parseError("# c\n%inh\x9b\x8d" "alse.\n"),
+            "cfg.yaml:2:1: unknown YAML directive '%inh\x9b\x8d" "alse.'");
   EXPECT_EQ(parseError("%YAML 1.2\n---\nweak_ref_functions: [a]\n"),
             "(parsed)");
   // An error at the end of the file still has a line and column.
