@@ -16,6 +16,7 @@
 #include "llvm/Support/YAMLParser.h"
 #include "llvm/Support/YAMLTraits.h"
 #include <optional>
+#include <tuple>
 
 using namespace tether;
 using llvm::StringRef;
@@ -119,17 +120,6 @@ static std::optional<std::string> shapeProblem(StringRef Yaml,
   llvm::SourceMgr SM;
   SM.setDiagHandler([](const llvm::SMDiagnostic &, void *) {}, nullptr);
   yaml::Stream S(llvm::MemoryBufferRef(Yaml, FileName), SM);
-  auto At = [&](yaml::Node *N, const llvm::Twine &Message) {
-    llvm::SMLoc Loc = N->getSourceRange().Start;
-    if (auto *Alias = llvm::dyn_cast<yaml::AliasNode>(N))
-      // An alias node has no range; its name points into the buffer, just
-      // after the "*".
-      Loc = llvm::SMLoc::getFromPointer(Alias->getName().data() - 1);
-    auto [Line, Col] = SM.getLineAndColumn(Loc);
-    return (FileName + ":" + llvm::Twine(Line) + ":" + llvm::Twine(Col) +
-            ": " + Message)
-        .str();
-  };
   // A collection being walked. The YAML parser is lazy and forward-only: a
   // child must be walked to its end before its parent moves past it, and a
   // mapping entry's key before its value.
@@ -143,6 +133,31 @@ static std::optional<std::string> shapeProblem(StringRef Yaml,
   };
   std::vector<Frame> Stack;
   std::optional<std::string> Problem;
+  auto InBuffer = [&](llvm::SMLoc L) {
+    const char *P = L.getPointer();
+    return P && P >= Yaml.begin() && P <= Yaml.end();
+  };
+  auto Start = [](yaml::Node *N) {
+    if (auto *Alias = llvm::dyn_cast<yaml::AliasNode>(N))
+      // An alias node has no range; its name points into the buffer, just
+      // after the "*".
+      return llvm::SMLoc::getFromPointer(Alias->getName().data() - 1);
+    return N->getSourceRange().Start;
+  };
+  auto At = [&](yaml::Node *N, const llvm::Twine &Message) {
+    // Some nodes the parser makes up (the implicit mapping of "[a: b") have
+    // no range in the buffer: then the nearest enclosing one that has.
+    llvm::SMLoc Loc = Start(N);
+    for (size_t I = Stack.size(); !InBuffer(Loc) && I > 0; --I)
+      Loc = Start(Stack[I - 1].Seq ? static_cast<yaml::Node *>(Stack[I - 1].Seq)
+                                   : Stack[I - 1].Map);
+    unsigned Line = 1, Col = 1;
+    if (InBuffer(Loc))
+      std::tie(Line, Col) = SM.getLineAndColumn(Loc);
+    return (FileName + ":" + llvm::Twine(Line) + ":" + llvm::Twine(Col) +
+            ": " + Message)
+        .str();
+  };
   auto Enter = [&](yaml::Node *N) {
     if (!N)
       return;

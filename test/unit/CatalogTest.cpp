@@ -125,6 +125,11 @@ TEST(Catalog, DeepNestingIsAnErrorNotAStackOverflow) {
     Block += "- ";
   Block += "x\n";
   EXPECT_EQ(parseError(Block).rfind("cfg.yaml:2:33: nested deeper", 0), 0u);
+  // Implicit mappings in flow sequences have no place of their own.
+  std::string Implicit = "x: ";
+  for (int I = 0; I < 20; ++I)
+    Implicit += "[k: ";
+  EXPECT_EQ(parseError(Implicit).rfind("cfg.yaml:1:", 0), 0u);
   // The schema's own depth is fine.
   EXPECT_EQ(parseError("capture_pairs: [{begin: a, end: b}]\n"), "(parsed)");
 }
