@@ -1,41 +1,40 @@
-//===- Catalog.cpp - Matching, merging and .tether.yaml loading -----------===//
+//===- Catalog.cpp - Matching, merging, check options, the provider -------===//
 #include "Catalog.h"
+#include "Patterns.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/YAMLTraits.h"
 
 using namespace tether;
 using llvm::StringRef;
 
 //===----------------------------------------------------------------------===//
-// YAML mapping: the fields of .tether.yaml.
+// Pattern checks (Patterns.h)
 //===----------------------------------------------------------------------===//
-namespace llvm::yaml {
-template <> struct MappingTraits<tether::CapturePair> {
-  static void mapping(IO &IO, tether::CapturePair &P) {
-    IO.mapRequired("begin", P.Begin);
-    IO.mapRequired("end", P.End);
+std::string catalog::patternProblem(StringRef Source) {
+  StringRef P = Source;
+  if (!P.consume_front("::"))
+    P.consume_front(".");
+  if (P.trim().empty())
+    return "empty name";
+  auto G = llvm::GlobPattern::create(P);
+  if (!G)
+    return "bad pattern '" + Source.str() + "': " + toString(G.takeError());
+  return "";
+}
+
+std::string catalog::oneLine(StringRef Text) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  for (unsigned char C : Text) {
+    if (C < 0x20 || C == 0x7f)
+      OS << llvm::format("\\x%02X", C);
+    else
+      OS << C;
   }
-};
-template <> struct MappingTraits<tether::Catalog> {
-  static void mapping(IO &IO, tether::Catalog &C) {
-    IO.mapOptional("inherit", C.Inherit, true);
-    IO.mapOptional("capture_pairs", C.CapturePairs);
-    IO.mapOptional("capture_guards", C.CaptureGuards);
-    IO.mapOptional("capture_contexts", C.CaptureContexts);
-    IO.mapOptional("capture_predicates", C.CapturePredicates);
-    IO.mapOptional("weak_ref_functions", C.WeakRefFunctions);
-    IO.mapOptional("blob_functions", C.BlobFunctions);
-    IO.mapOptional("workspace_producers", C.WorkspaceProducers);
-    IO.mapOptional("workspace_names", C.WorkspaceNames);
-    IO.mapOptional("stream_switches", C.StreamSwitches);
-    IO.mapOptional("stream_syncs", C.StreamSyncs);
-  }
-};
-} // namespace llvm::yaml
-LLVM_YAML_IS_SEQUENCE_VECTOR(tether::CapturePair)
+  return Out;
+}
 
 //===----------------------------------------------------------------------===//
 // NameSet
@@ -49,7 +48,7 @@ NameSet::NameSet(const std::vector<std::string> &Sources) {
     auto G = llvm::GlobPattern::create(P);
     if (!G) {
       llvm::consumeError(G.takeError());
-      continue; // validated at load time; defaults are well-formed
+      continue; // never met: every reader checks with patternProblem()
     }
     C->Glob = std::move(*G);
     Patterns.push_back(std::move(C));
@@ -102,63 +101,6 @@ void Catalog::mergeFrom(const Catalog &O) {
   extend(StreamSyncs, O.StreamSyncs);
 }
 
-static llvm::Error checkGlobs(const Catalog &C, StringRef FileName) {
-  const std::vector<std::string> *Lists[] = {
-      &C.CaptureGuards,      &C.CaptureContexts, &C.CapturePredicates,
-      &C.WeakRefFunctions,   &C.BlobFunctions,   &C.WorkspaceProducers,
-      &C.WorkspaceNames,     &C.StreamSwitches,  &C.StreamSyncs};
-  for (const auto *L : Lists)
-    for (const std::string &S : *L) {
-      if (S.empty())
-        return llvm::createStringError(FileName + ": empty name in list");
-      auto G = llvm::GlobPattern::create(S);
-      if (!G)
-        return llvm::createStringError(FileName + ": bad pattern '" + S +
-                                       "': " + toString(G.takeError()));
-    }
-  for (const CapturePair &P : C.CapturePairs)
-    if (P.Begin.empty() || P.End.empty())
-      return llvm::createStringError(FileName +
-                                     ": capture pair with an empty name");
-  return llvm::Error::success();
-}
-
-llvm::Expected<Catalog> Catalog::parse(StringRef Yaml, StringRef FileName) {
-  struct Ctx {
-    std::string FirstError;
-  } Diags;
-  auto Handler = [](const llvm::SMDiagnostic &D, void *Context) {
-    auto *C = static_cast<Ctx *>(Context);
-    if (!C->FirstError.empty())
-      return;
-    C->FirstError = (D.getFilename() + ":" + llvm::Twine(D.getLineNo()) + ":" +
-                     llvm::Twine(D.getColumnNo() + 1) + ": " + D.getMessage())
-                        .str();
-  };
-  Catalog C;
-  llvm::MemoryBufferRef Ref(Yaml, FileName);
-  llvm::yaml::Input In(Ref, nullptr, Handler, &Diags);
-  if (!Yaml.trim().empty())
-    In >> C;
-  if (In.error() || !Diags.FirstError.empty()) {
-    std::string Msg = Diags.FirstError.empty()
-                          ? (FileName + ": invalid configuration").str()
-                          : Diags.FirstError;
-    return llvm::createStringError(Msg);
-  }
-  if (llvm::Error E = checkGlobs(C, FileName))
-    return std::move(E);
-  return C;
-}
-
-llvm::Expected<Catalog> Catalog::load(StringRef Path) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return llvm::createStringError(Path + ": cannot read configuration: " +
-                                   Buf.getError().message());
-  return parse((*Buf)->getBuffer(), Path);
-}
-
 void Catalog::appendList(std::vector<std::string> &To, StringRef List) {
   llvm::SmallVector<StringRef, 8> Parts;
   List.split(Parts, ';', -1, /*KeepEmpty=*/false);
@@ -172,10 +114,45 @@ void Catalog::appendPairs(std::vector<CapturePair> &To, StringRef List) {
   llvm::SmallVector<StringRef, 8> Parts;
   List.split(Parts, ';', -1, /*KeepEmpty=*/false);
   for (StringRef P : Parts) {
+    if (P.trim().empty())
+      continue;
+    // A half pair is kept, so that CatalogProvider reports it.
     auto [B, E] = P.split('=');
-    if (!B.trim().empty() && !E.trim().empty())
-      To.push_back({B.trim().str(), E.trim().str()});
+    To.push_back({B.trim().str(), E.trim().str()});
   }
+}
+
+/// The clang-tidy check options arrive as Extra, appended without checks
+/// (appendList cannot fail); a bad entry is an error naming its option, as
+/// a bad line of .tether.yaml is, never a pattern NameSet quietly drops.
+static llvm::Error checkOptions(const Catalog &Extra) {
+  auto Bad = [](StringRef Option, const std::string &Problem) {
+    return llvm::createStringError(
+        catalog::oneLine(("check option " + Option + ": " + Problem).str()));
+  };
+  for (const CapturePair &P : Extra.CapturePairs) {
+    if (P.Begin.empty() || P.End.empty())
+      return Bad("CapturePairs",
+                 "'" + P.Begin + "=" + P.End + "' is not a begin=end pair");
+    for (const std::string *S : {&P.Begin, &P.End})
+      if (std::string Problem = catalog::patternProblem(*S); !Problem.empty())
+        return Bad("CapturePairs", Problem);
+  }
+  const std::pair<const char *, const std::vector<std::string> *> Lists[] = {
+      {"CaptureGuards", &Extra.CaptureGuards},
+      {"CaptureContexts", &Extra.CaptureContexts},
+      {"CapturePredicates", &Extra.CapturePredicates},
+      {"WeakRefFunctions", &Extra.WeakRefFunctions},
+      {"BlobFunctions", &Extra.BlobFunctions},
+      {"WorkspaceProducers", &Extra.WorkspaceProducers},
+      {"WorkspaceNames", &Extra.WorkspaceNames},
+      {"StreamSwitches", &Extra.StreamSwitches},
+      {"StreamSyncs", &Extra.StreamSyncs}};
+  for (const auto &[Option, List] : Lists)
+    for (const std::string &S : *List)
+      if (std::string Problem = catalog::patternProblem(S); !Problem.empty())
+        return Bad(Option, Problem);
+  return llvm::Error::success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -258,6 +235,8 @@ CatalogProvider::forDirectory(StringRef Dir) {
     Err = Apply(*It);
   if (!Err && !ExplicitConfig.empty())
     Err = Apply(ExplicitConfig);
+  if (!Err)
+    Err = checkOptions(Extra);
   if (Err) {
     std::string Msg = toString(std::move(Err));
     ErrorByDir[Dir.str()] = Msg;

@@ -96,6 +96,98 @@ TEST(Catalog, ClangTidyOptionSyntax) {
   ASSERT_EQ(P.size(), 2u);
   EXPECT_EQ(P[0].Begin, "ns::Begin");
   EXPECT_EQ(P[0].End, "ns::End");
+  // A half pair is kept for CatalogProvider to report.
+  std::vector<CapturePair> Half;
+  Catalog::appendPairs(Half, "lonely; ;=end");
+  ASSERT_EQ(Half.size(), 2u);
+  EXPECT_EQ(Half[0].End, "");
+  EXPECT_EQ(Half[1].Begin, "");
+}
+
+/// The error of a configuration that must not parse, checked to be one line.
+static std::string parseError(llvm::StringRef Yaml) {
+  auto C = Catalog::parse(Yaml, "cfg.yaml");
+  if (C)
+    return "(parsed)";
+  std::string Msg = llvm::toString(C.takeError());
+  EXPECT_EQ(Msg.find('\n'), std::string::npos) << Msg;
+  return Msg;
+}
+
+TEST(Catalog, DeepNestingIsAnErrorNotAStackOverflow) {
+  // Flow and block collections nested a hundred thousand deep: the YAML
+  // reader's recursion used to exhaust the stack (SIGSEGV).
+  std::string Flow = "weak_ref_functions: " + std::string(100000, '[');
+  EXPECT_EQ(parseError(Flow).rfind("cfg.yaml:1:37: nested deeper than 16", 0),
+            0u);
+  std::string Block = "weak_ref_functions:\n  ";
+  for (int I = 0; I < 100000; ++I)
+    Block += "- ";
+  Block += "x\n";
+  EXPECT_EQ(parseError(Block).rfind("cfg.yaml:2:33: nested deeper", 0), 0u);
+  // Implicit mappings in flow sequences have no place of their own.
+  std::string Implicit = "x: ";
+  for (int I = 0; I < 20; ++I)
+    Implicit += "[k: ";
+  EXPECT_EQ(parseError(Implicit).rfind("cfg.yaml:1:", 0), 0u);
+  // The schema's own depth is fine.
+  EXPECT_EQ(parseError("capture_pairs: [{begin: a, end: b}]\n"), "(parsed)");
+}
+
+TEST(Catalog, WhatTheYamlReaderWouldIgnoreIsAnError) {
+  EXPECT_EQ(parseError("weak_ref_functions: [a]\n---\nbogus: [b]\n"),
+            "cfg.yaml:3:1: a second YAML document; .tether.yaml holds one");
+  EXPECT_EQ(parseError("weak_ref_functions: [a]\n---\n"), "(parsed)");
+  EXPECT_EQ(parseError("weak_ref_functions: &w [a]\nblob_functions: *w\n"),
+            "cfg.yaml:2:17: YAML aliases (*name) are not supported");
+  EXPECT_EQ(parseError("# c\n%inh\x9b\x8d" "alse.\n"),
+            "cfg.yaml:2:1: unknown YAML directive '%inh\x9b\x8d" "alse.'");
+  EXPECT_EQ(parseError("%YAML 1.2\n---\nweak_ref_functions: [a]\n"),
+            "(parsed)");
+  // An error at the end of the file still has a line and column.
+  EXPECT_EQ(parseError("\r%YAML 1.2\n\r\n\n\n%"),
+            "cfg.yaml:5:2: Unexpected token");
+}
+
+TEST(Catalog, BadNamesAreReportedWhereTheyAre) {
+  EXPECT_EQ(parseError("weak_ref_functions:\n  - ok\n  - ''\n"),
+            "cfg.yaml:3:5: empty name");
+  EXPECT_EQ(parseError("blob_functions: ['::']\n"), "cfg.yaml:1:18: empty name");
+  std::string Glob = parseError("stream_syncs: [ok, 'a[b']\n");
+  EXPECT_EQ(Glob.rfind("cfg.yaml:1:20: bad pattern 'a[b': ", 0), 0u) << Glob;
+  // Capture pairs are patterns too (NameSet compiles them).
+  EXPECT_EQ(parseError("capture_pairs:\n  - {begin: x, end: ''}\n")
+                .rfind("cfg.yaml:2:21: empty name", 0),
+            0u);
+}
+
+TEST(Catalog, ErrorsQuotingTheFileStayOneLine) {
+  EXPECT_EQ(parseError("\"a\\nb\": 1\n"), "cfg.yaml:1:1: unknown key 'a\\x0Ab'");
+  EXPECT_EQ(parseError("weak_ref_functions: [\"a\\n[\"]\n")
+                .find('\n'),
+            std::string::npos);
+}
+
+TEST(CatalogProvider, BadCheckOptionsAreReportedNotDropped) {
+  auto ErrorFor = [](const Catalog &Extra) {
+    CatalogProvider Provider("", Extra);
+    auto C = Provider.forFile("/nonexistent-tether-dir/a.cpp");
+    return C ? std::string("(accepted)") : llvm::toString(C.takeError());
+  };
+  Catalog Glob;
+  Catalog::appendList(Glob.WeakRefFunctions, "ok;a[b");
+  EXPECT_EQ(ErrorFor(Glob).rfind("check option WeakRefFunctions: bad pattern "
+                                 "'a[b': ",
+                                 0),
+            0u);
+  Catalog Half;
+  Catalog::appendPairs(Half.CapturePairs, "b=e;only_begin");
+  EXPECT_EQ(ErrorFor(Half),
+            "check option CapturePairs: 'only_begin=' is not a begin=end pair");
+  Catalog Good;
+  Catalog::appendPairs(Good.CapturePairs, "b=e");
+  Catalog::appendList(Good.StreamSyncs, "my::sync*");
+  EXPECT_EQ(ErrorFor(Good), "(accepted)");
 }
 
 TEST(CatalogProvider, NearestConfigWinsAndErrorsAreCached) {

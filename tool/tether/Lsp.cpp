@@ -2,10 +2,8 @@
 #include "Lsp.h"
 #include "Filters.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/raw_ostream.h"
-#include <map>
-#include <optional>
+#include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
 
 using namespace tether;
 using llvm::json::Array;
@@ -44,77 +42,104 @@ std::string tether::percentEncodePath(llvm::StringRef Path) {
   return Out;
 }
 
-namespace {
-class Server {
-public:
-  Server(std::FILE *In, std::FILE *Out, const DocumentAnalyzer &Analyze)
-      : In(In), Out(Out), Analyze(Analyze) {}
-  int run();
-
-private:
-  std::optional<std::string> readMessage();
-  void send(Value Msg);
-  void reply(const Value &Id, Value Result) {
-    send(Object{{"jsonrpc", "2.0"}, {"id", Id}, {"result", std::move(Result)}});
+//===----------------------------------------------------------------------===//
+// LspReader
+//===----------------------------------------------------------------------===//
+bool LspReader::readLine(std::string &Line) {
+  Line.clear();
+  int C;
+  while ((C = std::getc(In)) != EOF) {
+    if (C == '\n')
+      return true;
+    if (Line.size() < MaxHeaderLine)
+      Line += char(C);
   }
-  void replyError(const Value &Id, int Code, llvm::StringRef Message) {
-    send(Object{{"jsonrpc", "2.0"},
-                {"id", Id},
-                {"error", Object{{"code", Code}, {"message", Message}}}});
-  }
-  void publish(const std::string &Uri);
-  void handle(const Object &Msg);
+  return false;
+}
 
-  std::FILE *In, *Out;
-  const DocumentAnalyzer &Analyze;
-  std::map<std::string, std::string> Open; // URI -> text
-  std::map<std::string, bool> Saved;       // URI -> text equals the file
-  bool ShutdownRequested = false;
-  std::optional<int> ExitCode;
-};
-
-std::optional<std::string> Server::readMessage() {
-  size_t Length = 0;
-  bool HaveLength = false;
-  char Line[1024];
+std::optional<LspFrame> LspReader::next() {
+  static constexpr llvm::StringLiteral LengthHeader = "content-length:";
+  std::optional<unsigned long long> Length;
+  bool SawHeader = false;
+  std::string Line;
   while (true) {
-    if (!std::fgets(Line, sizeof(Line), In))
+    if (!readLine(Line))
       return std::nullopt;
-    llvm::StringRef L = llvm::StringRef(Line).rtrim("\r\n");
+    llvm::StringRef L = llvm::StringRef(Line).rtrim('\r');
     if (L.empty()) {
-      if (HaveLength)
+      if (SawHeader)
         break;
       continue; // stray blank line between messages
     }
-    auto [Name, Val] = L.split(':');
-    if (Name.trim().equals_insensitive("content-length"))
-      HaveLength = !Val.trim().getAsInteger(10, Length);
+    SawHeader = true;
+    // Searched anywhere in the line: after a frame without a valid length,
+    // its unframed body runs into the next frame's header on one line, and
+    // this is where the reader finds its footing again.
+    size_t At = L.find_insensitive(LengthHeader);
+    if (At == llvm::StringRef::npos)
+      continue; // Content-Type and the like
+    unsigned long long N;
+    if (L.substr(At + LengthHeader.size()).trim().getAsInteger(10, N))
+      Length.reset(); // negative, not a number, or beyond 64 bits
+    else
+      Length = N;
   }
-  std::string Body(Length, '\0');
-  if (std::fread(Body.data(), 1, Length, In) != Length)
-    return std::nullopt;
-  return Body;
+  LspFrame F;
+  if (!Length) {
+    F.Kind = LspFrame::NoLength;
+    return F;
+  }
+  F.Length = *Length;
+  if (*Length > MaxMessageBytes)
+    F.Kind = LspFrame::TooLarge;
+  // Read in chunks, so that memory follows the bytes that really arrive,
+  // not the length a header claims.
+  char Chunk[1 << 16];
+  for (unsigned long long Left = *Length; Left;) {
+    size_t Want = size_t(std::min<unsigned long long>(Left, sizeof(Chunk)));
+    size_t Got = std::fread(Chunk, 1, Want, In);
+    if (F.Kind == LspFrame::Message)
+      F.Body.append(Chunk, Got);
+    if (Got != Want)
+      return std::nullopt; // the client went away mid-frame
+    Left -= Got;
+  }
+  return F;
 }
 
-void Server::send(Value Msg) {
+//===----------------------------------------------------------------------===//
+// LspServer
+//===----------------------------------------------------------------------===//
+void LspServer::send(Value Msg) {
   std::string Body;
   llvm::raw_string_ostream(Body) << Msg;
-  std::fprintf(Out, "Content-Length: %zu\r\n\r\n%s", Body.size(), Body.c_str());
-  std::fflush(Out);
+  Out << "Content-Length: " << Body.size() << "\r\n\r\n" << Body;
+  Out.flush();
 }
 
-Object position(unsigned Line, unsigned Column) {
+void LspServer::reply(const Value &Id, Value Result) {
+  send(Object{{"jsonrpc", "2.0"}, {"id", Id}, {"result", std::move(Result)}});
+}
+
+void LspServer::replyError(const Value &Id, int Code,
+                           llvm::StringRef Message) {
+  send(Object{{"jsonrpc", "2.0"},
+              {"id", Id},
+              {"error", Object{{"code", Code}, {"message", Message}}}});
+}
+
+static Object position(unsigned Line, unsigned Column) {
   // LSP positions are 0-based; tether's are 1-based (0 when unknown).
   return Object{{"line", Line ? Line - 1 : 0},
                 {"character", Column ? Column - 1 : 0}};
 }
 
-Object range(const Location &L) {
+static Object range(const Location &L) {
   return Object{{"start", position(L.Line, L.Column)},
                 {"end", position(L.Line, L.Column + 1)}};
 }
 
-void Server::publish(const std::string &Uri) {
+void LspServer::publish(const std::string &Uri) {
   std::string Path = uriToPath(Uri);
   Array Diags;
   auto It = Open.find(Uri);
@@ -144,11 +169,21 @@ void Server::publish(const std::string &Uri) {
               {"params", Object{{"uri", Uri}, {"diagnostics", std::move(Diags)}}}});
 }
 
-void Server::handle(const Object &Msg) {
+void LspServer::handleMessage(const Object &Msg) {
   std::optional<llvm::StringRef> Method = Msg.getString("method");
   const Value *Id = Msg.get("id");
   if (!Method)
     return; // a response to a request we never sent
+  if (Id && Id->kind() != Value::String && Id->kind() != Value::Number &&
+      Id->kind() != Value::Null) {
+    replyError(nullptr, -32600, "a request id must be a number or a string");
+    return;
+  }
+  if (ShutdownRequested && *Method != "exit") {
+    if (Id) // the specification's answer to requests after shutdown
+      replyError(*Id, -32600, "the server is shutting down");
+    return;
+  }
   const Object *Params = Msg.getObject("params");
   const Object *Doc = Params ? Params->getObject("textDocument") : nullptr;
   std::string Uri = Doc && Doc->getString("uri") ? Doc->getString("uri")->str()
@@ -193,26 +228,77 @@ void Server::handle(const Object &Msg) {
   }
 }
 
-int Server::run() {
-  while (!ExitCode) {
-    std::optional<std::string> Body = readMessage();
-    if (!Body)
-      return 1; // the client went away without exit
-    auto Parsed = llvm::json::parse(*Body);
-    if (!Parsed) {
-      replyError(nullptr, -32700, llvm::toString(Parsed.takeError()));
-      continue;
+/// Whether Body nests arrays and objects deeper than Max, counted outside
+/// strings (a quick pass; malformed JSON is for the parser to report).
+static bool nestsDeeperThan(llvm::StringRef Body, unsigned Max) {
+  unsigned Depth = 0;
+  bool InString = false;
+  for (size_t I = 0; I < Body.size(); ++I) {
+    char C = Body[I];
+    if (InString) {
+      if (C == '\\')
+        ++I;
+      else if (C == '"')
+        InString = false;
+    } else if (C == '"') {
+      InString = true;
+    } else if (C == '[' || C == '{') {
+      if (++Depth > Max)
+        return true;
+    } else if ((C == ']' || C == '}') && Depth) {
+      --Depth;
     }
-    if (const Object *Msg = Parsed->getAsObject())
-      handle(*Msg);
-    else
-      replyError(nullptr, -32600, "a message must be a JSON object");
   }
-  return *ExitCode;
+  return false;
 }
-} // namespace
+
+void LspServer::handle(const LspFrame &Frame) {
+  switch (Frame.Kind) {
+  case LspFrame::NoLength:
+    Log << "tether lsp: skipped a message without a valid Content-Length "
+           "header\n";
+    return;
+  case LspFrame::TooLarge: {
+    std::string Size = llvm::formatv("{0} bytes (the limit is {1})",
+                                     Frame.Length, LspReader::MaxMessageBytes);
+    Log << "tether lsp: dropped a message of " << Size << "\n";
+    replyError(nullptr, -32600, "message too large: " + Size);
+    return;
+  }
+  case LspFrame::Message:
+    break;
+  }
+  if (nestsDeeperThan(Frame.Body, MaxJsonDepth)) {
+    replyError(nullptr, -32700,
+               llvm::formatv("JSON nested deeper than {0} levels",
+                             MaxJsonDepth).str());
+    return;
+  }
+  auto Parsed = llvm::json::parse(Frame.Body);
+  if (!Parsed) {
+    replyError(nullptr, -32700, llvm::toString(Parsed.takeError()));
+    return;
+  }
+  if (const Object *Msg = Parsed->getAsObject())
+    handleMessage(*Msg);
+  else
+    replyError(nullptr, -32600, "a message must be a JSON object");
+}
 
 int tether::serveLsp(std::FILE *In, std::FILE *Out,
                      const DocumentAnalyzer &Analyze) {
-  return Server(In, Out, Analyze).run();
+  llvm::raw_fd_ostream OS(fileno(Out), /*shouldClose=*/false);
+  LspReader Reader(In);
+  LspServer Server(OS, llvm::errs(), Analyze);
+  while (!Server.exitCode()) {
+    std::optional<LspFrame> Frame = Reader.next();
+    if (!Frame)
+      return 1; // the client went away without exit
+    Server.handle(*Frame);
+    if (OS.has_error()) { // nobody reads our answers any more
+      OS.clear_error();
+      return 1;
+    }
+  }
+  return *Server.exitCode();
 }
