@@ -21,8 +21,9 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+
+import lsp_stream
 
 args = sys.argv[1:]
 sep = args.index("--")
@@ -33,33 +34,7 @@ uri = "file://" + doc
 err = tempfile.TemporaryFile()
 proc = subprocess.Popen(server, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                         stderr=err)
-inbox, cv = [], threading.Condition()
-
-
-def reader():
-    out = proc.stdout
-    while True:
-        length = None
-        while True:
-            line = out.readline()
-            if not line:
-                with cv:
-                    inbox.append(None)
-                    cv.notify_all()
-                return
-            line = line.strip()
-            if not line:
-                break
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        body = json.loads(out.read(length))
-        with cv:
-            inbox.append(body)
-            cv.notify_all()
-
-
-threading.Thread(target=reader, daemon=True).start()
+inbox, cv = lsp_stream.start_reader(proc)
 
 
 def write(data):

@@ -18,8 +18,9 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
+
+import lsp_stream
 
 args = sys.argv[1:]
 sep = args.index("--")
@@ -46,34 +47,7 @@ uri = "file://" + doc
 lang = "python" if doc.endswith(".py") else "cpp"
 proc = subprocess.Popen(server, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                         stderr=open(os.environ.get("LSP_LOG", os.devnull), "w"))
-inbox = []
-cv = threading.Condition()
-
-
-def reader():
-    out = proc.stdout
-    while True:
-        length = None
-        while True:
-            line = out.readline()
-            if not line:
-                with cv:
-                    inbox.append(None)
-                    cv.notify_all()
-                return
-            line = line.strip()
-            if not line:
-                break
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        body = json.loads(out.read(length))
-        with cv:
-            inbox.append(body)
-            cv.notify_all()
-
-
-threading.Thread(target=reader, daemon=True).start()
+inbox, cv = lsp_stream.start_reader(proc)
 
 
 def send(msg):

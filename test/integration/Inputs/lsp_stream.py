@@ -1,0 +1,34 @@
+"""The server-to-client half of an LSP session on stdio, shared by the
+session drivers: a thread reads Content-Length frames into an inbox (None
+when the server closed its output) and wakes whoever waits on the condition."""
+import json
+import threading
+
+
+def start_reader(proc):
+    inbox, cv = [], threading.Condition()
+
+    def reader():
+        out = proc.stdout
+        while True:
+            length = None
+            while True:
+                line = out.readline()
+                if not line:
+                    with cv:
+                        inbox.append(None)
+                        cv.notify_all()
+                    return
+                line = line.strip()
+                if not line:
+                    break
+                name, _, value = line.decode().partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            body = json.loads(out.read(length))
+            with cv:
+                inbox.append(body)
+                cv.notify_all()
+
+    threading.Thread(target=reader, daemon=True).start()
+    return inbox, cv
