@@ -67,7 +67,8 @@ ModuleId tether::python::moduleIdFor(const std::string &Path) {
       break;
     std::string Part = llvm::sys::path::filename(Dir).str();
     Name = Name.empty() ? Part : Part + "." + Name;
-    Dir = llvm::sys::path::parent_path(Dir);
+    // Copied first: the parent is a view into Dir itself.
+    Dir = llvm::sys::path::parent_path(Dir).str();
   }
   Id.Root = Dir.str().str();
   if (Id.Root != Own || Id.IsPackage) { // a regular package
