@@ -42,13 +42,11 @@ def write(data):
     proc.stdin.flush()
 
 
-def frame(data):
-    return b"Content-Length: %d\r\n\r\n" % len(data) + data
+frame = lsp_stream.frame
 
 
 def send(msg):
-    msg["jsonrpc"] = "2.0"
-    write(frame(json.dumps(msg).encode()))
+    lsp_stream.send(proc, msg)
 
 
 def wait_for(pred, what, timeout=120.0):

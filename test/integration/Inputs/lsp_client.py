@@ -14,7 +14,6 @@ shutdown/exit, and checks the server exits 0. Each published set prints as
 
 with 1-based positions, for FileCheck.
 """
-import json
 import os
 import subprocess
 import sys
@@ -51,10 +50,7 @@ inbox, cv = lsp_stream.start_reader(proc)
 
 
 def send(msg):
-    msg["jsonrpc"] = "2.0"
-    data = json.dumps(msg).encode()
-    proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(data) + data)
-    proc.stdin.flush()
+    lsp_stream.send(proc, msg)
 
 
 def wait_for(pred, what):

@@ -6,10 +6,11 @@ import json
 import subprocess
 import sys
 
+import lsp_stream
+
 
 def frame(obj=None, raw=None):
-    data = raw if raw is not None else json.dumps(obj).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(data) + data
+    return lsp_stream.frame(raw if raw is not None else json.dumps(obj).encode())
 
 
 def responses(out):

@@ -1,8 +1,19 @@
-"""The server-to-client half of an LSP session on stdio, shared by the
-session drivers: a thread reads Content-Length frames into an inbox (None
-when the server closed its output) and wakes whoever waits on the condition."""
+"""Both halves of an LSP session on stdio, shared by the session drivers:
+frames written to the server, and a thread that reads the server's
+Content-Length frames into an inbox (None when the server closed its
+output) and wakes whoever waits on the condition."""
 import json
 import threading
+
+
+def frame(data):
+    return b"Content-Length: %d\r\n\r\n" % len(data) + data
+
+
+def send(proc, msg):
+    msg["jsonrpc"] = "2.0"
+    proc.stdin.write(frame(json.dumps(msg).encode()))
+    proc.stdin.flush()
 
 
 def start_reader(proc):
