@@ -1,0 +1,192 @@
+//===- Ir.h - The language-neutral IR every frontend lowers into ---------===//
+//
+// One program = the functions of a translation unit (C++) or of a package
+// (Python), each a CFG of basic blocks over a handful of instruction kinds.
+// A frontend decides what the source means in the vocabulary of the bug
+// class (this call makes a weak reference, that one allocates a workspace,
+// this `with` opens a capture, this call may reach these functions) and
+// says nothing else; the engine (Engine.h) does every piece of reasoning.
+//
+// Locals are numbered variables of their function. Parameters are the first
+// NumParams variables, in order; a bound method's receiver is parameter 0.
+// A frontend lowers nested expressions into temporaries (further variables),
+// and short-circuit conditions into branches.
+//
+// No clang and no tree-sitter here: the IR is plain data.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TETHER_ENGINE_IR_H
+#define TETHER_ENGINE_IR_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tether::engine {
+
+using VarId = int32_t;
+using FnId = int32_t;
+using ClassId = int32_t;
+inline constexpr VarId NoVar = -1;
+
+/// A source position: Program::Files[File], 1-based line and column (as
+/// Finding reports them). Line 0 means "no position".
+struct SrcLoc {
+  uint32_t File = 0;
+  uint32_t Line = 0;
+  uint32_t Col = 0;
+  bool valid() const { return Line != 0; }
+  bool operator==(const SrcLoc &O) const {
+    return File == O.File && Line == O.Line && Col == O.Col;
+  }
+  bool operator<(const SrcLoc &O) const {
+    if (File != O.File)
+      return File < O.File;
+    return Line != O.Line ? Line < O.Line : Col < O.Col;
+  }
+};
+
+/// A place the code reads, stores or clears, named as the code names it.
+/// The engine turns it into an abstract place from what Base may hold.
+struct PlaceRef {
+  enum KindT : uint8_t {
+    Global,  ///< A module global, class-level static or C++ global/static
+             ///< variable: Name is its qualified name.
+    Field,   ///< Attribute or data member Name of the object in Base.
+    Element, ///< An element of the container in Base (Key, or any key).
+  } Kind = Global;
+  VarId Base = NoVar;
+  std::string Name;
+  /// Element: the spelling of a constant key ("0", "'k'"); empty = any key
+  /// (a key computed at run time: every slot is one place).
+  std::string Key;
+  /// The place as written at this access, for messages
+  /// ("_graph_params.workspaces", "cache_[n]").
+  std::string Spelling;
+};
+
+enum class AllocKind : uint8_t {
+  Tensor,    ///< A tensor allocation (torch.empty, at::empty, ...).
+  Workspace, ///< The catalog's workspace producers, or an allocation bound
+             ///< to a workspace name.
+  Object,    ///< An object built by a constructor (Class, when in-tree).
+  Container, ///< A dict/list/map/vector literal or constructor.
+};
+
+enum class WeakKind : uint8_t {
+  Primitive, ///< A catalog weak-ref primitive.
+  FromBlob,  ///< `from_blob` over another tensor's memory, no deleter.
+};
+
+/// What a Test instruction computes into its Dst (a truth value a Branch
+/// can be taken on).
+enum class TestKind : uint8_t {
+  CapturePredicate, ///< True while a capture is running.
+  IsNull,           ///< A is None / undefined / an empty optional.
+  PlaceEmpty,       ///< The place P has no value (`k not in cache`,
+                    ///< `cache.count(k) == 0`, `it == cache.end()`).
+  SizeCheck,        ///< A's size is compared with a required size.
+};
+
+enum class RegionKind : uint8_t {
+  Capture,        ///< A graph capture (with-block, begin/end pair).
+  TaskGroup,      ///< graph_task_group_begin ... end.
+  TaskUpdate,     ///< graph_task_update_begin ... end.
+  Stream,         ///< Work issued on another stream (Key names it).
+  CaptureSession, ///< A session of several captures sharing a pool.
+};
+
+enum class Op : uint8_t {
+  Const,       ///< Dst = a value that is no memory and never empty.
+  Null,        ///< Dst = None / an undefined tensor / an empty optional.
+  Copy,        ///< Dst = A.
+  Alloc,       ///< Dst = fresh memory (Alloc, Class, SizedByCaller).
+  WeakRef,     ///< Dst = a weak alias of A's memory (Weak).
+  Call,        ///< Dst = a call of Targets (or of unknown code: Args escape).
+  Read,        ///< Dst = the value held at P.
+  Store,       ///< P = A.
+  Clear,       ///< Every value held at P is dropped (`.clear()`, `del`).
+  Use,         ///< An operation (Name) reads or writes A's memory.
+  Test,        ///< Dst = a truth value (Test) about A or P.
+  Not,         ///< Dst = the negation of the truth value A.
+  RegionBegin, ///< A region (Region, Key) begins.
+  RegionEnd,   ///< The innermost open region of kind Region (and Key) ends.
+  Kill,        ///< The local A ends its lifetime (`del x`, scope exit).
+  Escape,      ///< A is handed to code that may keep it alive.
+};
+
+/// One candidate callee of a call, with the caller's variable passed to
+/// each of the callee's parameters (NoVar: not passed / a default).
+struct CallTarget {
+  FnId Fn = -1;
+  std::vector<VarId> Args;
+};
+
+struct Inst {
+  Op Kind = Op::Const;
+  SrcLoc Loc;
+  VarId Dst = NoVar;
+  VarId A = NoVar;
+  PlaceRef P;
+  AllocKind Alloc = AllocKind::Tensor;
+  WeakKind Weak = WeakKind::Primitive;
+  TestKind Test = TestKind::CapturePredicate;
+  RegionKind Region = RegionKind::Capture;
+  ClassId Class = -1;         ///< Alloc of an Object: its in-tree class.
+  bool SizedByCaller = false; ///< Alloc: size computed from the caller's
+                              ///< arguments (not a maximum).
+  bool MayBeAbsent = false;   ///< Read: `.get(k)` / `find`: may be empty.
+  std::vector<CallTarget> Targets; ///< Call: the resolved candidates.
+  std::vector<VarId> Args;         ///< Call: every argument (unresolved
+                                   ///< calls: they escape); Use: extra.
+  std::string Key;  ///< RegionBegin/End of a Stream: the stream's spelling.
+  std::string Name; ///< The callee / op / helper as spelled, for messages.
+};
+
+struct Terminator {
+  enum KindT : uint8_t {
+    Goto,   ///< Succ[0].
+    Branch, ///< Succ[0] when Cond holds, Succ[1] otherwise.
+    Return, ///< Returns Value (NoVar: nothing).
+    Raise,  ///< Leaves the function by an exception (no return value).
+  } Kind = Return;
+  uint32_t Succ[2] = {0, 0};
+  VarId Cond = NoVar;
+  VarId Value = NoVar;
+  SrcLoc Loc;
+};
+
+struct Block {
+  std::vector<Inst> Insts;
+  Terminator Term;
+};
+
+struct Function {
+  std::string Name;     ///< As shown in notes ("Attention.forward").
+  std::string QualName; ///< Unique ("pkg.mod.Attention.forward").
+  ClassId Class = -1;   ///< The class it is a method of.
+  bool ModuleBody = false;
+  uint32_t NumParams = 0;
+  std::vector<std::string> VarNames; ///< Every variable ("" = temporary).
+  /// The in-tree class of each parameter when the code states it (the
+  /// receiver, an annotation), else -1.
+  std::vector<ClassId> ParamClass;
+  std::vector<Block> Blocks; ///< Blocks[0] is the entry.
+  SrcLoc Loc;                ///< The definition.
+  SrcLoc EndLoc;             ///< Where its locals die when it falls off.
+};
+
+struct Class {
+  std::string Name;
+  std::vector<ClassId> Bases;
+};
+
+struct Program {
+  std::vector<std::string> Files;
+  std::vector<Class> Classes;
+  std::vector<Function> Functions;
+};
+
+} // namespace tether::engine
+
+#endif
