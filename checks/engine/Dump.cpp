@@ -141,6 +141,7 @@ private:
       break;
     case Op::Kill: OS << "kill " << var(I.A); break;
     case Op::Escape: OS << "escape " << var(I.A); break;
+    case Op::Sync: OS << "sync"; break;
     }
     at(I.Loc);
   }

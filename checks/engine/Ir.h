@@ -113,6 +113,7 @@ enum class Op : uint8_t {
   RegionEnd,   ///< The innermost open region of kind Region (and Key) ends.
   Kill,        ///< The local A ends its lifetime (`del x`, scope exit).
   Escape,      ///< A is handed to code that may keep it alive.
+  Sync,        ///< Streams are ordered here (`wait_stream`, an event wait).
 };
 
 /// One candidate callee of a call, with the caller's variable passed to
@@ -138,7 +139,8 @@ struct Inst {
   bool MayBeAbsent = false;   ///< Read: `.get(k)` / `find`: may be empty.
   std::vector<CallTarget> Targets; ///< Call: the resolved candidates.
   std::vector<VarId> Args;         ///< Call: every argument (unresolved
-                                   ///< calls: they escape); Use: extra.
+                                   ///< calls: they escape).
+  std::vector<SrcLoc> ArgLocs;     ///< Call: where each of Args is written.
   std::string Key;  ///< RegionBegin/End of a Stream: the stream's spelling.
   std::string Name; ///< The callee / op / helper as spelled, for messages.
 };
