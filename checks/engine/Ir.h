@@ -18,6 +18,7 @@
 #ifndef TETHER_ENGINE_IR_H
 #define TETHER_ENGINE_IR_H
 
+#include "common/Finding.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -143,6 +144,9 @@ struct Inst {
   std::vector<SrcLoc> ArgLocs;     ///< Call: where each of Args is written.
   std::string Key;  ///< RegionBegin/End of a Stream: the stream's spelling.
   std::string Name; ///< The callee / op / helper as spelled, for messages.
+  /// WeakRef: the edits that drop this conversion (replace the call by its
+  /// argument), offered when it is the inner one of a double conversion.
+  std::vector<tether::FixIt> Fixes;
 };
 
 struct Terminator {

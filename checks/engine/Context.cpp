@@ -1,0 +1,78 @@
+//===- Context.cpp - Program-wide tables ----------------------------------===//
+#include "engine/Context.h"
+
+namespace tether::engine {
+
+Context::Context(const Program &P, Options O) : P(P), Opts(std::move(O)) {
+  size_t N = P.Functions.size();
+  Sums.resize(N);
+  Facts.resize(N);
+  HasCallers.assign(N, false);
+  InstBase.resize(N);
+  uint32_t Next = 0;
+  for (size_t F = 0; F < N; ++F) {
+    const Function &Fn = P.Functions[F];
+    InstBase[F].reserve(Fn.Blocks.size());
+    for (const Block &B : Fn.Blocks) {
+      InstBase[F].push_back(Next);
+      Next += uint32_t(B.Insts.size());
+    }
+  }
+  SiteOf.assign(Next, -1);
+  RegionOfInst.assign(Next, -1);
+  for (size_t F = 0; F < N; ++F) {
+    const Function &Fn = P.Functions[F];
+    for (uint32_t B = 0; B < Fn.Blocks.size(); ++B)
+      for (uint32_t I = 0; I < Fn.Blocks[B].Insts.size(); ++I) {
+        const Inst &In = Fn.Blocks[B].Insts[I];
+        uint32_t G = InstBase[F][B] + I;
+        if (In.Kind == Op::Alloc ||
+            (In.Kind == Op::Call && In.Targets.empty())) {
+          SiteOf[G] = int32_t(Allocs.size());
+          Allocs.push_back(AllocSite{FnId(F), In.Loc,
+                                     In.Kind == Op::Alloc ? In.Alloc
+                                                          : AllocKind::Tensor,
+                                     In.Kind == Op::Alloc && In.SizedByCaller});
+        }
+        for (const CallTarget &T : In.Targets)
+          if (T.Fn >= 0 && size_t(T.Fn) < N)
+            HasCallers[T.Fn] = true;
+        if (In.Kind == Op::RegionBegin && In.Region == RegionKind::Capture) {
+          RegionOfInst[G] = int32_t(Regions.size());
+          Regions.push_back(RegionInfo{FnId(F), false, In.Loc, SrcLoc()});
+        }
+      }
+  }
+}
+
+uint32_t Context::conv(const ConvSite &S) {
+  auto Key = std::make_tuple(S.At.File, S.At.Line, S.At.Col, S.Fn, S.Direct,
+                             S.Helper, S.HelperAt.File, S.HelperAt.Line,
+                             S.HelperAt.Col);
+  auto [It, New] = ConvIds.try_emplace(Key, uint32_t(Convs.size()));
+  if (New)
+    Convs.push_back(S);
+  return It->second;
+}
+
+uint32_t Context::nullSite(SrcLoc At) {
+  uint64_t Key = (uint64_t(At.File) << 44) ^ (uint64_t(At.Line) << 16) ^ At.Col;
+  auto [It, New] = NullIds.try_emplace(Key, uint32_t(NullSites.size()));
+  if (New)
+    NullSites.push_back(At);
+  return It->second;
+}
+
+int32_t Context::predicateRegion(FnId F, SrcLoc At) {
+  auto [It, New] = PredRegions.try_emplace(
+      std::make_tuple(F, At.File, At.Line, At.Col), int32_t(Regions.size()));
+  if (New)
+    Regions.push_back(RegionInfo{F, true, At, SrcLoc()});
+  return It->second;
+}
+
+std::string Context::displayName(FnId F) const {
+  return P.Functions[F].Name;
+}
+
+} // namespace tether::engine

@@ -1,0 +1,75 @@
+//===- Context.h - The program-wide tables of one engine run --------------===//
+#ifndef TETHER_ENGINE_CONTEXT_H
+#define TETHER_ENGINE_CONTEXT_H
+
+#include "engine/Facts.h"
+#include "llvm/ADT/DenseMap.h"
+#include <functional>
+#include <map>
+#include <tuple>
+
+namespace tether::engine {
+
+struct Options {
+  /// Whether a place named Name (a field or global, in file File) is a
+  /// workspace by the catalog's names.
+  std::function<bool(uint32_t File, llvm::StringRef Name)> IsWorkspaceName;
+};
+
+class Context {
+public:
+  Context(const Program &P, Options O);
+
+  const Program &P;
+  Options Opts;
+  MemTable Mem;
+
+  std::vector<ConvSite> Convs;
+  std::vector<SrcLoc> NullSites;
+  std::vector<AllocSite> Allocs;
+  std::vector<RegionInfo> Regions;
+  std::vector<Summary> Sums;
+  std::vector<FunctionFacts> Facts;
+  /// Functions some in-tree call may reach: their parameters are told by
+  /// their callers. The others (entry points) close parameters by class.
+  std::vector<bool> HasCallers;
+  /// What every place may hold, over the whole program (closed terms).
+  llvm::DenseMap<MemId, Value> Contents;
+  /// Findings made while interpreting (double and maybe-empty conversions).
+  std::vector<Finding> Findings;
+
+  uint32_t conv(const ConvSite &S);
+  uint32_t nullSite(SrcLoc At);
+  /// The allocation site of instruction I of block B of F (Alloc, and calls
+  /// of unknown code, whose result is fresh memory), or -1.
+  int32_t allocSite(FnId F, uint32_t B, uint32_t I) const {
+    return SiteOf[InstBase[F][B] + I];
+  }
+  /// The region a capture RegionBegin opens.
+  int32_t regionOf(FnId F, uint32_t B, uint32_t I) const {
+    return RegionOfInst[InstBase[F][B] + I];
+  }
+  /// The region a capture predicate tested at At opens (a Test, or a call
+  /// of a function that returns a predicate).
+  int32_t predicateRegion(FnId F, SrcLoc At);
+  Location loc(SrcLoc L) const {
+    return Location{L.File < P.Files.size() ? P.Files[L.File] : std::string(),
+                    L.Line, L.Col};
+  }
+  /// "Class.method" or "function", for notes.
+  std::string displayName(FnId F) const;
+
+private:
+  std::vector<std::vector<uint32_t>> InstBase;
+  std::vector<int32_t> SiteOf, RegionOfInst;
+  llvm::DenseMap<uint64_t, uint32_t> NullIds;
+  std::map<std::tuple<FnId, uint32_t, uint32_t, uint32_t>, int32_t> PredRegions;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, FnId, bool, FnId,
+                      uint32_t, uint32_t, uint32_t>,
+           uint32_t>
+      ConvIds;
+};
+
+} // namespace tether::engine
+
+#endif

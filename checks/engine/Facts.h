@@ -1,0 +1,208 @@
+//===- Facts.h - Summaries and facts the engine computes -----------------===//
+//
+// A function's Summary says what it does in terms of its parameters: what
+// it returns, which places it stores to, reads for an operation or clears,
+// which parameters it converts to weak references. It is a value computed
+// from the function's body and its callees' summaries only, so it can be
+// cached and reused across runs and edits.
+//
+// Facts are what a function does to memory nobody else will tell it about
+// (its own allocations, globals, objects of known classes), with the
+// capture state where it happens. The checks (checks/engine/checks/) are
+// queries over the facts of the whole program.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TETHER_ENGINE_FACTS_H
+#define TETHER_ENGINE_FACTS_H
+
+#include "common/Finding.h"
+#include "engine/Ir.h"
+#include "engine/Memory.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tether::engine {
+
+/// Where a point stands with respect to capture, as far as its own
+/// function knows. Several bits when paths with different states join.
+struct CaptureState {
+  enum : uint8_t { Inherit = 1, Inside = 2, Outside = 4 };
+  uint8_t Mask = Inherit;
+  int32_t Region = -1; ///< The capture region when Inside (Context::Regions).
+  bool operator==(const CaptureState &O) const {
+    return Mask == O.Mask && Region == O.Region;
+  }
+  /// The state of a callee's point reached through a call made in Caller.
+  CaptureState through(const CaptureState &Caller) const {
+    if (!(Mask & Inherit))
+      return *this;
+    CaptureState Out;
+    Out.Mask = uint8_t((Mask & ~Inherit) | Caller.Mask);
+    Out.Region = Region >= 0 ? Region : Caller.Region;
+    return Out;
+  }
+};
+
+struct RegionInfo {
+  FnId Fn = -1;
+  bool Predicate = false; ///< Opened by a capture predicate (no end).
+  SrcLoc Begin, End;
+};
+
+/// Where a weak reference was made, as the function holding it sees it.
+struct ConvSite {
+  SrcLoc At;      ///< The conversion, or the call that made it.
+  FnId Fn = -1;   ///< The function At is in.
+  bool Direct = false; ///< A primitive written in Fn (not a helper).
+  FnId Helper = -1;    ///< A helper that converted its parameter.
+  SrcLoc HelperAt;     ///< ... at this conversion inside it.
+  bool operator==(const ConvSite &O) const {
+    return At == O.At && Fn == O.Fn && Direct == O.Direct &&
+           Helper == O.Helper && HelperAt == O.HelperAt;
+  }
+};
+
+struct AllocSite {
+  FnId Fn = -1;
+  SrcLoc At;
+  AllocKind Kind = AllocKind::Tensor;
+  bool SizedByCaller = false;
+};
+
+// --- Summary effects (in the callee's terms) ------------------------------
+
+struct StoreEffect {
+  MemId Place;
+  Value V;
+  SrcLoc At;
+  std::string Spelling;
+  CaptureState C;
+  bool FirstFill = false;
+};
+struct ClearEffect {
+  MemId Place;
+  SrcLoc At;
+  std::string Spelling;
+  CaptureState C;
+};
+struct UseEffect {
+  Value V;
+  SrcLoc At;
+  std::string Spelling;
+  CaptureState C;
+  int32_t Stream = -1;
+  bool SizeChecked = false;
+};
+/// A weak-ref conversion of (a path below) a parameter.
+struct ConvertEffect {
+  MemId Of;
+  SrcLoc At;   ///< The conversion, in Fn.
+  FnId Fn;     ///< The function that converts its own parameter.
+  uint32_t Param;
+  bool Unguarded; ///< No None check before it.
+};
+
+struct Summary {
+  Value Returns;
+  bool ReturnsCapturePredicate = false;
+  std::vector<StoreEffect> Stores;
+  std::vector<ClearEffect> Clears;
+  std::vector<UseEffect> Uses;
+  std::vector<ConvertEffect> Converts;
+  MemSet Escapes; ///< Parameter memory kept alive by someone else.
+  /// A cheap fingerprint of everything above, for the fixpoint.
+  size_t size() const {
+    return Returns.atoms().size() + Stores.size() + Clears.size() +
+           Uses.size() + Converts.size() + Escapes.size() +
+           ReturnsCapturePredicate;
+  }
+};
+
+// --- Facts (closed terms) --------------------------------------------------
+
+struct WeakStoreFact {
+  MemId Place, Memory;
+  uint32_t Conv;
+  SrcLoc StoreAt;
+  std::string Spelling;
+  CaptureState C;
+};
+struct DeathFact {
+  MemId Memory;
+  SrcLoc At;
+  bool AtReturn;
+  CaptureState C;
+};
+struct PlaceUseFact {
+  MemId Place;
+  SrcLoc At;
+  std::string Spelling;
+  CaptureState C;
+  int32_t Stream;
+  bool SizeChecked;
+};
+struct DanglingFact {
+  uint32_t Conv;
+  MemId Memory;
+  SrcLoc DiesAt, UseAt;
+  CaptureState C;
+};
+struct SlotWriteFact {
+  enum KindT : uint8_t { Replace, Clear, FirstFill } Kind;
+  MemId Place;
+  SrcLoc At;
+  std::string Spelling;
+  CaptureState C;
+  int32_t SizedSite = -1; ///< The allocation sized from the caller, if any.
+};
+struct CallFact {
+  FnId Callee;
+  SrcLoc At;
+  CaptureState C;
+};
+/// An unguarded weak-ref conversion of a value held at Place: a finding
+/// when Place may hold an empty value.
+struct DeferredNullFact {
+  MemId Place;
+  SrcLoc At;
+  FnId Helper = -1;
+  uint32_t HelperParam = 0;
+  SrcLoc HelperAt;
+};
+
+/// A weak-ref conversion of a value that already is a weak reference: in
+/// this function (Helper -1), or in a helper the weak reference is passed to.
+struct DoubleWeakFact {
+  SrcLoc At, FirstAt;
+  FnId Helper = -1;
+  uint32_t Param = 0;
+  SrcLoc PassedAt, HelperAt;
+  std::vector<FixIt> Fixes;
+};
+/// A weak-ref conversion of a value that may be empty.
+struct NullConversionFact {
+  SrcLoc At;
+  uint32_t Source; ///< Context::NullSites.
+  FnId Helper = -1;
+  uint32_t Param = 0;
+  SrcLoc HelperAt;
+};
+
+struct FunctionFacts {
+  std::vector<DoubleWeakFact> Doubles;
+  std::vector<NullConversionFact> NullConversions;
+  std::vector<WeakStoreFact> WeakStores;
+  std::vector<DeathFact> Deaths;
+  std::vector<PlaceUseFact> Uses;
+  std::vector<DanglingFact> Danglings;
+  std::vector<SlotWriteFact> SlotWrites;
+  std::vector<CallFact> Calls;
+  std::vector<DeferredNullFact> DeferredNulls;
+  MemSet Escaped;
+  bool StreamSync = false;
+};
+
+} // namespace tether::engine
+
+#endif

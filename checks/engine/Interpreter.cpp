@@ -1,0 +1,814 @@
+//===- Interpreter.cpp - Abstract interpretation of one function ---------===//
+#include "engine/Interpreter.h"
+#include "engine/State.h"
+#include <optional>
+#include <set>
+
+namespace tether::engine {
+namespace {
+
+class Interp {
+public:
+  Interp(Context &Cx, FnId F, bool Rec)
+      : Cx(Cx), M(Cx.Mem), F(F), Fn(Cx.P.Functions[F]), Rec(Rec),
+        Facts(Cx.Facts[F]) {}
+
+  Summary run() {
+    if (Rec)
+      Facts = FunctionFacts();
+    if (Fn.Blocks.empty())
+      return Sum;
+    order();
+    // Deaths are tracked only for memory the function makes weak aliases
+    // of; when that set grows, the states are computed again with it.
+    for (int Round = 0; Round < 4; ++Round) {
+      size_t Known = WeakMade.size();
+      fixpoint();
+      if (WeakMade.size() == Known)
+        break;
+    }
+    Emit = true;
+    for (uint32_t B : Rpo)
+      if (In[B].Reached) {
+        State S = In[B];
+        block(S, B);
+      }
+    return std::move(Sum);
+  }
+
+private:
+  // --- Order and fixpoint --------------------------------------------------
+
+  void order() {
+    size_t N = Fn.Blocks.size();
+    std::vector<uint8_t> Seen(N, 0);
+    std::vector<std::pair<uint32_t, unsigned>> Stack{{0, 0}};
+    std::vector<uint32_t> Post;
+    Seen[0] = 1;
+    while (!Stack.empty()) {
+      auto &[B, K] = Stack.back();
+      const Terminator &T = Fn.Blocks[B].Term;
+      unsigned NS = T.Kind == Terminator::Goto ? 1
+                    : T.Kind == Terminator::Branch ? 2 : 0;
+      if (K < NS) {
+        uint32_t S = T.Succ[K++];
+        if (S < N && !Seen[S]) {
+          Seen[S] = 1;
+          Stack.push_back({S, 0});
+        }
+        continue;
+      }
+      Post.push_back(B);
+      Stack.pop_back();
+    }
+    Rpo.assign(Post.rbegin(), Post.rend());
+    RpoIndex.assign(N, ~0u);
+    for (uint32_t I = 0; I < Rpo.size(); ++I)
+      RpoIndex[Rpo[I]] = I;
+  }
+
+  void fixpoint() {
+    In.assign(Fn.Blocks.size(), State());
+    State &Entry = In[0];
+    Entry.Reached = true;
+    for (uint32_t P = 0; P < Fn.NumParams; ++P)
+      Entry.set(VarId(P), Value(Atom::mem(M.root(RootKind::Param, F, P))));
+    std::set<uint32_t> Work{0};
+    size_t Budget = 64 * Fn.Blocks.size() + 1024;
+    while (!Work.empty() && Budget-- > 0) {
+      uint32_t B = Rpo[*Work.begin()];
+      Work.erase(Work.begin());
+      State S = In[B];
+      block(S, B);
+      const Terminator &T = Fn.Blocks[B].Term;
+      auto Flow = [&](uint32_t To, const State &Out) {
+        if (To < In.size() && RpoIndex[To] != ~0u && joinInto(In[To], Out))
+          Work.insert(RpoIndex[To]);
+      };
+      if (T.Kind == Terminator::Goto) {
+        Flow(T.Succ[0], S);
+      } else if (T.Kind == Terminator::Branch) {
+        Flow(T.Succ[0], edge(S, T.Cond, true));
+        Flow(T.Succ[1], edge(S, T.Cond, false));
+      }
+    }
+  }
+
+  /// The state on the edge where Cond is Taken.
+  State edge(const State &S, VarId Cond, bool Taken) {
+    State Out = S;
+    const Truth *T = S.truth(Cond);
+    if (!T)
+      return Out;
+    Truth Tr = *T;
+    bool Holds = Taken == Tr.Positive;
+    switch (Tr.Kind) {
+    case Truth::None:
+      break;
+    case Truth::Capture:
+      Out.Cap.Mask = Holds ? CaptureState::Inside : CaptureState::Outside;
+      Out.Cap.Region = Holds ? Tr.Region : -1;
+      break;
+    case Truth::IsNull:
+      if (const Value *V = Out.get(Tr.Var)) {
+        Value X = *V;
+        if (Holds)
+          X.removeIf([](const Atom &A) { return A.Kind != Atom::Null; });
+        else
+          X.removeIf([](const Atom &A) { return A.Kind == Atom::Null; });
+        Out.set(Tr.Var, std::move(X));
+      }
+      [[fallthrough]];
+    case Truth::Empty:
+      for (MemId P : Tr.Places)
+        knowEmpty(Out, P, Holds);
+      break;
+    }
+    return Out;
+  }
+
+  static void knowEmpty(State &S, MemId P, bool IsEmpty) {
+    memSetAdd(IsEmpty ? S.Empty : S.NonNull, P);
+    forget(IsEmpty ? S.NonNull : S.Empty, P);
+  }
+  static void forget(MemSet &Set, MemId P) {
+    auto It = std::lower_bound(Set.begin(), Set.end(), P);
+    if (It != Set.end() && *It == P)
+      Set.erase(It);
+  }
+
+  // --- Transfer --------------------------------------------------------------
+
+  void block(State &S, uint32_t B) {
+    const Block &Bl = Fn.Blocks[B];
+    for (uint32_t I = 0; I < Bl.Insts.size(); ++I)
+      inst(S, Bl.Insts[I], B, I);
+    if (Emit && Bl.Term.Kind == Terminator::Return)
+      returns(S, Bl.Term);
+  }
+
+  Value get(const State &S, VarId V) const {
+    const Value *X = V == NoVar ? nullptr : S.get(V);
+    return X ? *X : Value();
+  }
+
+  bool isLocalMemory(MemId X) const {
+    return M.key(X).Root == RootKind::Alloc && M.key(X).Path.empty();
+  }
+
+  /// Dst := V, noting the memory whose last strong holder Dst was.
+  void assign(State &S, VarId Dst, Value V, SrcLoc At) {
+    if (Dst == NoVar)
+      return;
+    Value Old = get(S, Dst);
+    S.set(Dst, std::move(V));
+    dropHolder(S, Old, At);
+  }
+
+  void dropHolder(State &S, const Value &Old, SrcLoc At) {
+    for (const Atom &A : Old) {
+      if (A.Kind != Atom::Mem || !memSetHas(WeakMade, A.M) || S.isDead(A.M))
+        continue;
+      if (!heldBySomeVar(S, A.M))
+        die(S, A.M, At, false);
+    }
+  }
+
+  /// Whether a named local still holds X strongly. Temporaries hold a value
+  /// only for the statement that computes it.
+  bool heldBySomeVar(const State &S, MemId X) const {
+    for (const auto &[V, Val] : S.Vals) {
+      if (size_t(V) >= Fn.VarNames.size() || Fn.VarNames[V].empty())
+        continue;
+      for (const Atom &A : Val)
+        if (A.Kind == Atom::Mem && A.M == X)
+          return true;
+    }
+    return false;
+  }
+
+  void die(State &S, MemId X, SrcLoc At, bool AtReturn) {
+    S.markDead(X, At);
+    if (Emit && Rec)
+      Facts.Deaths.push_back(DeathFact{X, At, AtReturn, S.Cap});
+  }
+
+  llvm::SmallVector<MemId, 2> places(const State &S, const PlaceRef &P) {
+    llvm::SmallVector<MemId, 2> Out;
+    if (P.Kind == PlaceRef::Global) {
+      Out.push_back(M.root(RootKind::Global, M.str(P.Name)));
+      return Out;
+    }
+    uint32_t Step = P.Kind == PlaceRef::Field ? M.str(P.Name)
+                                              : MemTable::kElement;
+    for (const Atom &A : get(S, P.Base))
+      if (A.Kind == Atom::Mem || A.Kind == Atom::Weak) {
+        MemId C = M.child(A.M, Step);
+        if (std::find(Out.begin(), Out.end(), C) == Out.end())
+          Out.push_back(C);
+      }
+    return Out;
+  }
+
+  void inst(State &S, const Inst &I, uint32_t B, uint32_t Idx) {
+    switch (I.Kind) {
+    case Op::Const:
+      assign(S, I.Dst, Value(), I.Loc);
+      break;
+    case Op::Null:
+      assign(S, I.Dst, Value(Atom::null(Cx.nullSite(I.Loc))), I.Loc);
+      break;
+    case Op::Copy: {
+      const Truth *T = S.truth(I.A);
+      std::optional<Truth> Keep;
+      if (T)
+        Keep = *T;
+      assign(S, I.Dst, get(S, I.A), I.Loc);
+      if (Keep && I.Dst != NoVar)
+        S.setTruth(I.Dst, *Keep);
+      break;
+    }
+    case Op::Alloc: {
+      MemId X = I.Class >= 0
+                    ? M.root(RootKind::Inst, uint32_t(I.Class))
+                    : M.root(RootKind::Alloc, uint32_t(Cx.allocSite(F, B, Idx)));
+      assign(S, I.Dst, Value(Atom::mem(X)), I.Loc);
+      break;
+    }
+    case Op::WeakRef:
+      convert(S, I);
+      break;
+    case Op::Call:
+      call(S, I, B, Idx);
+      break;
+    case Op::Read: {
+      Value V;
+      for (MemId P : places(S, I.P)) {
+        V.add(Atom::mem(P));
+        if (!I.P.Spelling.empty())
+          Spelling.try_emplace(P, I.P.Spelling);
+        if (I.MayBeAbsent && !memSetHas(S.NonNull, P))
+          V.add(Atom::null(Cx.nullSite(I.Loc)));
+      }
+      if (V.empty())
+        V.add(Atom::unknown());
+      assign(S, I.Dst, std::move(V), I.Loc);
+      break;
+    }
+    case Op::Store: {
+      Value V = get(S, I.A);
+      for (MemId P : places(S, I.P)) {
+        if (Emit)
+          store(P, V, I.Loc, I.P.Spelling, S.Cap, memSetHas(S.Empty, P));
+        knowEmpty(S, P, false);
+        if (V.has(Atom::Null)) // may hold None now: neither known
+          forget(S.NonNull, P);
+      }
+      break;
+    }
+    case Op::Clear:
+      for (MemId P : places(S, I.P)) {
+        if (Emit)
+          clear(P, I.Loc, I.P.Spelling, S.Cap);
+        knowEmpty(S, P, true);
+      }
+      break;
+    case Op::Use: {
+      Value V = get(S, I.A);
+      for (const Atom &A : V) {
+        SrcLoc DiedAt;
+        if (Emit && Rec && A.Kind == Atom::Weak && S.isDead(A.M, &DiedAt))
+          Facts.Danglings.push_back(
+              DanglingFact{A.W, A.M, DiedAt, I.Loc, S.Cap});
+      }
+      if (Emit)
+        use(V, I.Loc, spellingOf(V), S.Cap, S.Stream);
+      break;
+    }
+    case Op::Test: {
+      Truth T;
+      Value Subject = get(S, I.A);
+      switch (I.Test) {
+      case TestKind::CapturePredicate:
+        T.Kind = Truth::Capture;
+        T.Region = Cx.predicateRegion(F, I.Loc);
+        break;
+      case TestKind::IsNull:
+        T.Kind = Truth::IsNull;
+        T.Var = I.A;
+        for (const Atom &A : Subject)
+          if (A.Kind == Atom::Mem)
+            memSetAdd(T.Places, A.M);
+        break;
+      case TestKind::PlaceEmpty:
+        T.Kind = Truth::Empty;
+        for (MemId P : places(S, I.P))
+          memSetAdd(T.Places, P);
+        break;
+      case TestKind::SizeCheck:
+        for (const Atom &A : Subject)
+          if (A.Kind == Atom::Mem)
+            memSetAdd(SizeChecked, A.M);
+        break;
+      }
+      assign(S, I.Dst, Value(), I.Loc);
+      if (I.Dst != NoVar && T.Kind != Truth::None)
+        S.setTruth(I.Dst, std::move(T));
+      break;
+    }
+    case Op::Not: {
+      const Truth *T = S.truth(I.A);
+      std::optional<Truth> N;
+      if (T) {
+        N = *T;
+        N->Positive = !N->Positive;
+      }
+      assign(S, I.Dst, Value(), I.Loc);
+      if (N && I.Dst != NoVar)
+        S.setTruth(I.Dst, std::move(*N));
+      break;
+    }
+    case Op::RegionBegin:
+      if (I.Region == RegionKind::Capture) {
+        S.Cap.Mask = CaptureState::Inside;
+        S.Cap.Region = Cx.regionOf(F, B, Idx);
+      } else if (I.Region == RegionKind::Stream) {
+        S.Stream = int32_t(M.str(I.Key));
+      }
+      break;
+    case Op::RegionEnd:
+      if (I.Region == RegionKind::Capture) {
+        if (S.Cap.Region >= 0) {
+          RegionInfo &R = Cx.Regions[S.Cap.Region];
+          if (R.Fn == F && !R.Predicate && !R.End.valid())
+            R.End = I.Loc;
+        }
+        S.Cap.Mask = CaptureState::Outside;
+        S.Cap.Region = -1;
+      } else if (I.Region == RegionKind::Stream) {
+        S.Stream = -1;
+      }
+      break;
+    case Op::Kill: {
+      Value Old = get(S, I.A);
+      S.set(I.A, Value());
+      dropHolder(S, Old, I.Loc);
+      break;
+    }
+    case Op::Escape:
+      if (Emit)
+        escape(get(S, I.A));
+      break;
+    case Op::Sync:
+      if (Emit && Rec)
+        Facts.StreamSync = true;
+      break;
+    }
+  }
+
+  // --- Weak references -------------------------------------------------------
+
+  void convert(State &S, const Inst &I) {
+    Value V = get(S, I.A);
+    uint32_t C = Cx.conv(ConvSite{I.Loc, F, true, -1, SrcLoc()});
+    if (Emit)
+      judgeConversion(S, I, V);
+    Value R;
+    for (const Atom &A : V) {
+      switch (A.Kind) {
+      case Atom::Mem:
+        R.add(Atom::weak(A.M, C));
+        if (isLocalMemory(A.M))
+          memSetAdd(WeakMade, A.M);
+        break;
+      case Atom::Weak:
+      case Atom::Null:
+      case Atom::Unknown:
+        R.add(A);
+        break;
+      }
+    }
+    if (R.empty())
+      R.add(Atom::unknown());
+    assign(S, I.Dst, std::move(R), I.Loc);
+    if (I.Dst != NoVar) {
+      if (WeakProducer.size() <= size_t(I.Dst))
+        WeakProducer.resize(I.Dst + 1, nullptr);
+      WeakProducer[I.Dst] = &I;
+    }
+  }
+
+  void judgeConversion(const State &S, const Inst &I, const Value &V) {
+    // A weak reference converted again.
+    bool Nested = I.A != NoVar && size_t(I.A) < Fn.VarNames.size() &&
+                  Fn.VarNames[I.A].empty() && size_t(I.A) < WeakProducer.size() &&
+                  WeakProducer[I.A];
+    for (const Atom &A : V) {
+      if (A.Kind != Atom::Weak)
+        continue;
+      const ConvSite &First = Cx.Convs[A.W];
+      // Two primitives written in this function through a local: a visible
+      // no-op (vLLM's wrappers weaken an output twice on purpose).
+      if (!Nested && First.Direct && First.Fn == F)
+        continue;
+      if (Rec) {
+        DoubleWeakFact D;
+        D.At = I.Loc;
+        D.FirstAt = First.At;
+        if (Nested)
+          D.Fixes = WeakProducer[I.A]->Fixes;
+        Facts.Doubles.push_back(std::move(D));
+      }
+      break;
+    }
+    // An empty value converted.
+    for (const Atom &A : V)
+      if (A.Kind == Atom::Null && Rec) {
+        Facts.NullConversions.push_back(NullConversionFact{I.Loc, A.W});
+        break;
+      }
+    // A value held at a place, converted without a check: empty when the
+    // place may hold nothing (judged once the whole program is known).
+    for (const Atom &A : V) {
+      if (A.Kind != Atom::Mem || isLocalMemory(A.M) ||
+          memSetHas(S.NonNull, A.M))
+        continue;
+      int P = M.paramOf(A.M);
+      if (P >= 0)
+        addConvert(ConvertEffect{A.M, I.Loc, F, uint32_t(P), true});
+      else if (M.key(A.M).Path.size() || M.key(A.M).Root == RootKind::Global)
+        deferredNull(A.M, I.Loc, -1, 0, SrcLoc());
+    }
+    // Guarded conversions of parameters still matter to double weak refs.
+    for (const Atom &A : V) {
+      int P = A.Kind == Atom::Mem ? M.paramOf(A.M) : -1;
+      if (P >= 0 && memSetHas(S.NonNull, A.M))
+        addConvert(ConvertEffect{A.M, I.Loc, F, uint32_t(P), false});
+    }
+  }
+
+  void addConvert(const ConvertEffect &E) {
+    for (const ConvertEffect &O : Sum.Converts)
+      if (O.Of == E.Of && O.At == E.At && O.Fn == E.Fn)
+        return;
+    Sum.Converts.push_back(E);
+  }
+
+  void deferredNull(MemId Place, SrcLoc At, FnId Helper, uint32_t Param,
+                    SrcLoc HelperAt) {
+    if (!Rec)
+      return;
+    if (auto C = close(Place))
+      Facts.DeferredNulls.push_back(
+          DeferredNullFact{*C, At, Helper, Param, HelperAt});
+  }
+
+  // --- Calls -----------------------------------------------------------------
+
+  void call(State &S, const Inst &I, uint32_t B, uint32_t Idx) {
+    if (I.Targets.empty()) {
+      // Unknown code: it may keep its arguments; its result is new memory.
+      if (Emit)
+        for (VarId A : I.Args)
+          escape(get(S, A));
+      MemId X = M.root(RootKind::Alloc, uint32_t(Cx.allocSite(F, B, Idx)));
+      assign(S, I.Dst, Value(Atom::mem(X)), I.Loc);
+      return;
+    }
+    Value R;
+    bool Predicate = false;
+    for (const CallTarget &T : I.Targets) {
+      if (T.Fn < 0 || size_t(T.Fn) >= Cx.Sums.size())
+        continue;
+      const Summary &Callee = Cx.Sums[T.Fn];
+      std::vector<Value> Args(T.Args.size());
+      for (size_t K = 0; K < T.Args.size(); ++K)
+        Args[K] = get(S, T.Args[K]);
+      R.join(subst(Callee.Returns, Args, T.Fn, I.Loc));
+      Predicate |= Callee.ReturnsCapturePredicate;
+      if (Emit)
+        applyEffects(S, I, T, Callee, Args);
+    }
+    assign(S, I.Dst, std::move(R), I.Loc);
+    if (Predicate && I.Dst != NoVar) {
+      Truth T;
+      T.Kind = Truth::Capture;
+      T.Region = Cx.predicateRegion(F, I.Loc);
+      S.setTruth(I.Dst, std::move(T));
+    }
+  }
+
+  SrcLoc argLoc(const Inst &I, VarId V) const {
+    for (size_t K = 0; K < I.Args.size() && K < I.ArgLocs.size(); ++K)
+      if (I.Args[K] == V)
+        return I.ArgLocs[K];
+    return I.Loc;
+  }
+
+  void applyEffects(State &S, const Inst &I, const CallTarget &T,
+                    const Summary &Callee, const std::vector<Value> &Args) {
+    if (Rec)
+      Facts.Calls.push_back(CallFact{T.Fn, I.Loc, S.Cap});
+    bool Reported = false;
+    // A weak reference handed to a function that returns a weak reference
+    // of that parameter: converted twice.
+    for (const Atom &A : Callee.Returns) {
+      int P = A.Kind == Atom::Weak ? M.paramOf(A.M) : -1;
+      if (P < 0 || size_t(P) >= Args.size() || !M.key(A.M).Path.empty())
+        continue;
+      for (const Atom &Arg : Args[P])
+        if (Arg.Kind == Atom::Weak && !Reported && Rec) {
+          DoubleWeakFact D;
+          D.At = I.Loc;
+          D.FirstAt = Cx.Convs[Arg.W].At;
+          Facts.Doubles.push_back(std::move(D));
+          Reported = true;
+        }
+    }
+    for (const ConvertEffect &E : Callee.Converts) {
+      // E.Of is below the callee's parameter AP; E.Param names the
+      // parameter of E.Fn, the function that converts it.
+      int AP = M.paramOf(E.Of);
+      if (AP < 0 || size_t(AP) >= Args.size())
+        continue;
+      const MemKey K = M.key(E.Of);
+      SrcLoc Passed = argLoc(I, T.Args[AP]);
+      for (const Atom &Arg : Args[AP]) {
+        if (K.Path.empty() && Arg.Kind == Atom::Weak && !Reported && Rec) {
+          DoubleWeakFact D;
+          D.At = I.Loc;
+          D.FirstAt = Cx.Convs[Arg.W].At;
+          D.Helper = E.Fn;
+          D.Param = E.Param;
+          D.PassedAt = Passed;
+          D.HelperAt = E.At;
+          Facts.Doubles.push_back(std::move(D));
+          Reported = true;
+        }
+        if (K.Path.empty() && Arg.Kind == Atom::Null && E.Unguarded && Rec)
+          Facts.NullConversions.push_back(
+              NullConversionFact{I.Loc, Arg.W, E.Fn, E.Param, E.At});
+        if (Arg.Kind != Atom::Mem && Arg.Kind != Atom::Weak)
+          continue;
+        MemId X = M.rebase(Arg.M, K, 0);
+        if (Arg.Kind == Atom::Mem && isLocalMemory(X))
+          memSetAdd(WeakMade, X);
+        if (!E.Unguarded || Arg.Kind != Atom::Mem || isLocalMemory(X) ||
+            memSetHas(S.NonNull, X))
+          continue;
+        int P = M.paramOf(X);
+        if (P >= 0)
+          addConvert(ConvertEffect{X, E.At, E.Fn, E.Param, true});
+        else if (M.key(X).Path.size() || M.key(X).Root == RootKind::Global)
+          deferredNull(X, I.Loc, E.Fn, E.Param, E.At);
+      }
+    }
+    for (const StoreEffect &E : Callee.Stores) {
+      Value V = subst(E.V, Args, T.Fn, I.Loc);
+      for (MemId P : substPlace(E.Place, Args))
+        store(P, V, E.At, E.Spelling, E.C.through(S.Cap), E.FirstFill);
+    }
+    for (const ClearEffect &E : Callee.Clears)
+      for (MemId P : substPlace(E.Place, Args))
+        clear(P, E.At, E.Spelling, E.C.through(S.Cap));
+    for (const UseEffect &E : Callee.Uses) {
+      Value V = subst(E.V, Args, T.Fn, I.Loc);
+      use(V, E.At, E.Spelling, E.C.through(S.Cap),
+          E.Stream >= 0 ? E.Stream : S.Stream, E.SizeChecked);
+    }
+    for (MemId X : Callee.Escapes)
+      for (MemId P : substPlace(X, Args))
+        escape(Value(Atom::mem(P)));
+  }
+
+  /// A callee's value in the caller's terms.
+  Value subst(const Value &V, const std::vector<Value> &Args, FnId Callee,
+              SrcLoc CallAt) {
+    Value Out;
+    for (const Atom &A : V) {
+      if (A.Kind == Atom::Null || A.Kind == Atom::Unknown) {
+        Out.add(A);
+        continue;
+      }
+      int P = M.paramOf(A.M);
+      uint32_t C = 0;
+      if (A.Kind == Atom::Weak) {
+        const ConvSite Inner = Cx.Convs[A.W];
+        C = Cx.conv(ConvSite{CallAt, F, false, Callee,
+                             Inner.HelperAt.valid() ? Inner.HelperAt
+                                                    : Inner.At});
+      }
+      if (P < 0) {
+        Out.add(A.Kind == Atom::Weak ? Atom::weak(A.M, C) : A);
+        if (A.Kind == Atom::Weak && isLocalMemory(A.M))
+          memSetAdd(WeakMade, A.M);
+        continue;
+      }
+      if (size_t(P) >= Args.size())
+        continue;
+      const MemKey K = M.key(A.M);
+      for (const Atom &B : Args[P]) {
+        switch (B.Kind) {
+        case Atom::Null:
+          if (K.Path.empty())
+            Out.add(B);
+          break;
+        case Atom::Unknown:
+          Out.add(B);
+          break;
+        case Atom::Mem: {
+          MemId X = M.rebase(B.M, K, 0);
+          if (A.Kind == Atom::Weak) {
+            Out.add(Atom::weak(X, C));
+            if (isLocalMemory(X))
+              memSetAdd(WeakMade, X);
+          } else {
+            Out.add(Atom::mem(X));
+          }
+          break;
+        }
+        case Atom::Weak: {
+          MemId X = M.rebase(B.M, K, 0);
+          Out.add(K.Path.empty() ? B : Atom::mem(X));
+          break;
+        }
+        }
+      }
+    }
+    return Out;
+  }
+
+  llvm::SmallVector<MemId, 2> substPlace(MemId Place,
+                                         const std::vector<Value> &Args) {
+    llvm::SmallVector<MemId, 2> Out;
+    int P = M.paramOf(Place);
+    if (P < 0) {
+      Out.push_back(Place);
+      return Out;
+    }
+    if (size_t(P) >= Args.size())
+      return Out;
+    const MemKey K = M.key(Place);
+    for (const Atom &B : Args[P])
+      if (B.Kind == Atom::Mem || B.Kind == Atom::Weak)
+        Out.push_back(M.rebase(B.M, K, 0));
+    return Out;
+  }
+
+  // --- Events ----------------------------------------------------------------
+
+  bool involvesParam(MemId X) const { return M.paramOf(X) >= 0; }
+  bool involvesParam(const Value &V) const {
+    for (const Atom &A : V)
+      if ((A.Kind == Atom::Mem || A.Kind == Atom::Weak) && involvesParam(A.M))
+        return true;
+    return false;
+  }
+
+  /// X in closed terms: a parameter of a function no in-tree code calls is
+  /// an object of its stated class, or nothing anyone else names.
+  std::optional<MemId> close(MemId X) {
+    int P = M.paramOf(X);
+    if (P < 0)
+      return X;
+    if (Cx.HasCallers[F] || size_t(P) >= Fn.ParamClass.size() ||
+        Fn.ParamClass[P] < 0)
+      return std::nullopt;
+    const MemKey K = M.key(X);
+    return M.rebase(M.root(RootKind::Inst, uint32_t(Fn.ParamClass[P])), K, 0);
+  }
+  Value close(const Value &V) {
+    Value Out;
+    for (const Atom &A : V) {
+      if (A.Kind != Atom::Mem && A.Kind != Atom::Weak) {
+        Out.add(A);
+        continue;
+      }
+      if (auto C = close(A.M))
+        Out.add(Atom{A.Kind, *C, A.W});
+    }
+    return Out;
+  }
+
+  std::string spellingOf(const Value &V) const {
+    for (const Atom &A : V)
+      if (A.Kind == Atom::Mem) {
+        auto It = Spelling.find(A.M);
+        if (It != Spelling.end())
+          return It->second;
+      }
+    return {};
+  }
+
+  void store(MemId Place, const Value &V, SrcLoc At, const std::string &Sp,
+             CaptureState C, bool FirstFill) {
+    if (involvesParam(Place) || involvesParam(V))
+      Sum.Stores.push_back(StoreEffect{Place, V, At, Sp, C, FirstFill});
+    if (!Rec)
+      return;
+    for (const Atom &A : V)
+      if (A.Kind == Atom::Mem && isLocalMemory(A.M))
+        memSetAdd(Facts.Escaped, A.M);
+    auto P = close(Place);
+    if (!P)
+      return;
+    Value CV = close(V);
+    Cx.Contents[*P].join(CV);
+    int32_t Sized = -1;
+    for (const Atom &A : CV) {
+      if (A.Kind == Atom::Weak && isLocalMemory(A.M))
+        Facts.WeakStores.push_back(WeakStoreFact{*P, A.M, A.W, At, Sp, C});
+      if (A.Kind == Atom::Mem && isLocalMemory(A.M) && Sized < 0) {
+        const AllocSite &Site = Cx.Allocs[M.key(A.M).A];
+        if (Site.SizedByCaller)
+          Sized = int32_t(M.key(A.M).A);
+      }
+    }
+    Facts.SlotWrites.push_back(SlotWriteFact{
+        FirstFill ? SlotWriteFact::FirstFill : SlotWriteFact::Replace, *P, At,
+        Sp, C, Sized});
+  }
+
+  void clear(MemId Place, SrcLoc At, const std::string &Sp, CaptureState C) {
+    if (involvesParam(Place))
+      Sum.Clears.push_back(ClearEffect{Place, At, Sp, C});
+    if (!Rec)
+      return;
+    if (auto P = close(Place))
+      Facts.SlotWrites.push_back(
+          SlotWriteFact{SlotWriteFact::Clear, *P, At, Sp, C, -1});
+  }
+
+  void use(const Value &V, SrcLoc At, const std::string &Sp, CaptureState C,
+           int32_t Stream, bool Checked = false) {
+    if (involvesParam(V)) {
+      bool AnyChecked = Checked;
+      for (const Atom &A : V)
+        AnyChecked |= A.Kind == Atom::Mem && memSetHas(SizeChecked, A.M);
+      Sum.Uses.push_back(UseEffect{V, At, Sp, C, Stream, AnyChecked});
+    }
+    if (!Rec)
+      return;
+    for (const Atom &A : V) {
+      if (A.Kind != Atom::Mem || M.key(A.M).Root == RootKind::Alloc)
+        continue;
+      auto P = close(A.M);
+      if (!P)
+        continue;
+      Facts.Uses.push_back(PlaceUseFact{
+          *P, At, Sp, C, Stream, Checked || memSetHas(SizeChecked, A.M)});
+    }
+  }
+
+  void escape(const Value &V) {
+    for (const Atom &A : V) {
+      if (A.Kind != Atom::Mem)
+        continue;
+      if (involvesParam(A.M))
+        memSetAdd(Sum.Escapes, A.M);
+      else if (Rec && isLocalMemory(A.M))
+        memSetAdd(Facts.Escaped, A.M);
+    }
+  }
+
+  void returns(State &S, const Terminator &T) {
+    Value R = get(S, T.Value);
+    Sum.Returns.join(R);
+    if (const Truth *Tr = S.truth(T.Value))
+      if (Tr->Kind == Truth::Capture && Tr->Positive)
+        Sum.ReturnsCapturePredicate = true;
+    escape(R);
+    // Every local dies at the return.
+    std::vector<MemId> Dying;
+    for (const auto &[V, Val] : S.Vals)
+      for (const Atom &A : Val)
+        if (A.Kind == Atom::Mem && memSetHas(WeakMade, A.M) &&
+            !S.isDead(A.M) &&
+            std::find(Dying.begin(), Dying.end(), A.M) == Dying.end())
+          Dying.push_back(A.M);
+    for (MemId X : Dying)
+      die(S, X, T.Loc, true);
+  }
+
+  Context &Cx;
+  MemTable &M;
+  FnId F;
+  const Function &Fn;
+  bool Rec;
+  FunctionFacts &Facts;
+  Summary Sum;
+  bool Emit = false;
+  std::vector<State> In;
+  std::vector<uint32_t> Rpo, RpoIndex;
+  MemSet WeakMade, SizeChecked;
+  llvm::DenseMap<MemId, std::string> Spelling;
+  std::vector<const Inst *> WeakProducer;
+};
+
+} // namespace
+
+Summary interpret(Context &Cx, FnId F, bool RecordFacts) {
+  return Interp(Cx, F, RecordFacts).run();
+}
+
+} // namespace tether::engine

@@ -1,0 +1,56 @@
+//===- Memory.cpp - Interning of abstract memory ---------------------------===//
+#include "engine/Memory.h"
+
+#include "llvm/ADT/Hashing.h"
+
+namespace tether::engine {
+
+unsigned MemTable::KeyInfo::getHashValue(const MemKey &K) {
+  return unsigned(llvm::hash_combine(
+      uint8_t(K.Root), K.A, K.B,
+      llvm::hash_combine_range(K.Path.begin(), K.Path.end())));
+}
+
+uint32_t MemTable::str(llvm::StringRef S) {
+  auto [It, New] = StrIds.try_emplace(S, uint32_t(Strings.size()));
+  if (New)
+    Strings.push_back(S.str());
+  return It->second;
+}
+
+MemId MemTable::intern(const MemKey &K) {
+  auto [It, New] = Ids.try_emplace(K, MemId(Keys.size()));
+  if (New)
+    Keys.push_back(K);
+  return It->second;
+}
+
+MemId MemTable::child(MemId M, uint32_t Step) {
+  if (Keys[M].Path.size() >= kMaxPath)
+    return M;
+  MemKey K = Keys[M];
+  K.Path.push_back(Step);
+  return intern(K);
+}
+
+MemId MemTable::rebase(MemId Base, const MemKey &Below, size_t From) {
+  MemId Out = Base;
+  for (size_t I = From; I < Below.Path.size(); ++I)
+    Out = child(Out, Below.Path[I]);
+  return Out;
+}
+
+llvm::StringRef MemTable::lastName(MemId M) const {
+  const MemKey &K = Keys[M];
+  for (size_t I = K.Path.size(); I-- > 0;)
+    if (K.Path[I] != kElement)
+      return Strings[K.Path[I]];
+  if (K.Root == RootKind::Global) {
+    llvm::StringRef N = Strings[K.A];
+    size_t Dot = N.find_last_of(".:");
+    return Dot == llvm::StringRef::npos ? N : N.substr(Dot + 1);
+  }
+  return {};
+}
+
+} // namespace tether::engine

@@ -1,0 +1,166 @@
+//===- Memory.h - Abstract memory: places, values and their atoms --------===//
+//
+// Memory is abstracted by where it is held (DESIGN.md): a root and a path
+// of fields and container elements below it.
+//  - Param i of the function being summarised (replaced by the caller's
+//    values when a summary is applied at a call);
+//  - Global g (a module global, a class static, a C++ global);
+//  - Inst C: every object of the in-tree class C (a receiver, an annotated
+//    parameter, an object built by C's constructor);
+//  - Alloc s: the memory made by allocation site s (a tensor, a workspace,
+//    a container literal), fresh in the function that runs s;
+//  - Opaque: an object nothing is known of (a parameter of unknown class
+//    when no caller tells): it is no place anyone else names.
+// Element keys are not told apart: all slots of a container are one place.
+//
+// A value is a set of atoms: strong references to memory, weak aliases of
+// memory (with the conversion that made them), "may be empty" (with its
+// source) and "unknown". A join is a union, never a choice.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TETHER_ENGINE_MEMORY_H
+#define TETHER_ENGINE_MEMORY_H
+
+#include "engine/Ir.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tether::engine {
+
+using MemId = uint32_t;
+inline constexpr uint32_t kMaxPath = 4; ///< Deeper paths are cut here.
+
+enum class RootKind : uint8_t { Param, Global, Inst, Alloc, Opaque };
+
+struct MemKey {
+  RootKind Root = RootKind::Opaque;
+  uint32_t A = 0;  ///< Param: fn; Global: name; Inst: class; Alloc: site.
+  uint32_t B = 0;  ///< Param: index; Opaque: a number.
+  llvm::SmallVector<uint32_t, 4> Path; ///< Field name ids; kElement.
+  bool operator==(const MemKey &O) const {
+    return Root == O.Root && A == O.A && B == O.B && Path == O.Path;
+  }
+};
+
+/// Interned strings, memory keys and the sites the atoms point back to.
+class MemTable {
+public:
+  static constexpr uint32_t kElement = ~0u; ///< A path step into elements.
+
+  uint32_t str(llvm::StringRef S);
+  const std::string &strOf(uint32_t Id) const { return Strings[Id]; }
+
+  MemId intern(const MemKey &K);
+  const MemKey &key(MemId M) const { return Keys[M]; }
+  MemId root(RootKind R, uint32_t A, uint32_t B = 0) {
+    MemKey K;
+    K.Root = R;
+    K.A = A;
+    K.B = B;
+    return intern(K);
+  }
+  /// M with one more step (a field name id or kElement), cut at kMaxPath.
+  MemId child(MemId M, uint32_t Step);
+  /// M's path appended below Base's.
+  MemId rebase(MemId Base, const MemKey &Below, size_t From);
+  /// The parameter M is rooted at, or -1.
+  int paramOf(MemId M) const {
+    return Keys[M].Root == RootKind::Param ? int(Keys[M].B) : -1;
+  }
+  /// The last named step of M (a field, or the global's name), for
+  /// matching against workspace names.
+  llvm::StringRef lastName(MemId M) const;
+
+private:
+  struct KeyInfo {
+    static MemKey getEmptyKey() { MemKey K; K.A = ~0u; K.B = ~0u; return K; }
+    static MemKey getTombstoneKey() { MemKey K; K.A = ~0u - 1; K.B = ~0u; return K; }
+    static unsigned getHashValue(const MemKey &K);
+    static bool isEqual(const MemKey &L, const MemKey &R) { return L == R; }
+  };
+  llvm::StringMap<uint32_t> StrIds;
+  std::vector<std::string> Strings;
+  llvm::DenseMap<MemKey, MemId, KeyInfo> Ids;
+  std::vector<MemKey> Keys;
+};
+
+struct Atom {
+  enum KindT : uint8_t { Mem, Weak, Null, Unknown } Kind = Unknown;
+  uint32_t M = 0; ///< Mem/Weak: the memory.
+  uint32_t W = 0; ///< Weak: the conversion; Null: the source site.
+  bool operator<(const Atom &O) const {
+    if (Kind != O.Kind)
+      return Kind < O.Kind;
+    return M != O.M ? M < O.M : W < O.W;
+  }
+  bool operator==(const Atom &O) const {
+    return Kind == O.Kind && M == O.M && W == O.W;
+  }
+  static Atom mem(MemId M) { return Atom{Mem, M, 0}; }
+  static Atom weak(MemId M, uint32_t Conv) { return Atom{Weak, M, Conv}; }
+  static Atom null(uint32_t Site) { return Atom{Null, 0, Site}; }
+  static Atom unknown() { return Atom{Unknown, 0, 0}; }
+};
+
+/// A sorted set of atoms. Small: most values hold one or two.
+class Value {
+public:
+  Value() = default;
+  Value(Atom A) { Atoms.push_back(A); }
+  bool empty() const { return Atoms.empty(); }
+  const llvm::SmallVector<Atom, 2> &atoms() const { return Atoms; }
+  auto begin() const { return Atoms.begin(); }
+  auto end() const { return Atoms.end(); }
+  void add(Atom A) {
+    auto It = std::lower_bound(Atoms.begin(), Atoms.end(), A);
+    if (It == Atoms.end() || !(*It == A))
+      Atoms.insert(It, A);
+  }
+  /// Union; returns whether anything was added.
+  bool join(const Value &O) {
+    size_t N = Atoms.size();
+    for (const Atom &A : O.Atoms)
+      add(A);
+    return Atoms.size() != N;
+  }
+  template <typename Pred> void removeIf(Pred P) {
+    Atoms.erase(std::remove_if(Atoms.begin(), Atoms.end(), P), Atoms.end());
+  }
+  bool has(Atom::KindT K) const {
+    for (const Atom &A : Atoms)
+      if (A.Kind == K)
+        return true;
+    return false;
+  }
+  bool operator==(const Value &O) const { return Atoms == O.Atoms; }
+  bool operator!=(const Value &O) const { return !(*this == O); }
+
+private:
+  llvm::SmallVector<Atom, 2> Atoms;
+};
+
+/// A sorted set of memory ids (places known empty, non-empty, ...).
+using MemSet = llvm::SmallVector<MemId, 4>;
+inline bool memSetHas(const MemSet &S, MemId M) {
+  return std::binary_search(S.begin(), S.end(), M);
+}
+inline void memSetAdd(MemSet &S, MemId M) {
+  auto It = std::lower_bound(S.begin(), S.end(), M);
+  if (It == S.end() || *It != M)
+    S.insert(It, M);
+}
+inline MemSet memSetMeet(const MemSet &A, const MemSet &B) {
+  MemSet Out;
+  std::set_intersection(A.begin(), A.end(), B.begin(), B.end(),
+                        std::back_inserter(Out));
+  return Out;
+}
+
+} // namespace tether::engine
+
+#endif

@@ -1,0 +1,163 @@
+//===- State.cpp - Abstract states and their join --------------------------===//
+#include "engine/State.h"
+
+#include <algorithm>
+
+namespace tether::engine {
+namespace {
+
+template <typename T>
+auto findVar(std::vector<std::pair<VarId, T>> &Vec, VarId V) {
+  return std::lower_bound(
+      Vec.begin(), Vec.end(), V,
+      [](const std::pair<VarId, T> &P, VarId K) { return P.first < K; });
+}
+template <typename T>
+auto findVar(const std::vector<std::pair<VarId, T>> &Vec, VarId V) {
+  return std::lower_bound(
+      Vec.begin(), Vec.end(), V,
+      [](const std::pair<VarId, T> &P, VarId K) { return P.first < K; });
+}
+
+} // namespace
+
+const Value *State::get(VarId V) const {
+  auto It = findVar(Vals, V);
+  return It != Vals.end() && It->first == V ? &It->second : nullptr;
+}
+
+void State::set(VarId V, Value X) {
+  auto It = findVar(Vals, V);
+  bool Here = It != Vals.end() && It->first == V;
+  if (X.empty()) {
+    if (Here)
+      Vals.erase(It);
+  } else if (Here) {
+    It->second = std::move(X);
+  } else {
+    Vals.insert(It, {V, std::move(X)});
+  }
+  auto T = findVar(Truths, V);
+  if (T != Truths.end() && T->first == V)
+    Truths.erase(T);
+}
+
+const Truth *State::truth(VarId V) const {
+  auto It = findVar(Truths, V);
+  return It != Truths.end() && It->first == V ? &It->second : nullptr;
+}
+
+void State::setTruth(VarId V, Truth T) {
+  auto It = findVar(Truths, V);
+  if (It != Truths.end() && It->first == V)
+    It->second = std::move(T);
+  else
+    Truths.insert(It, {V, std::move(T)});
+}
+
+bool State::isDead(MemId M, SrcLoc *At) const {
+  auto It = std::lower_bound(
+      Dead.begin(), Dead.end(), M,
+      [](const std::pair<MemId, SrcLoc> &P, MemId K) { return P.first < K; });
+  if (It == Dead.end() || It->first != M)
+    return false;
+  if (At)
+    *At = It->second;
+  return true;
+}
+
+void State::markDead(MemId M, SrcLoc At) {
+  auto It = std::lower_bound(
+      Dead.begin(), Dead.end(), M,
+      [](const std::pair<MemId, SrcLoc> &P, MemId K) { return P.first < K; });
+  if (It == Dead.end() || It->first != M)
+    Dead.insert(It, {M, At});
+}
+
+bool State::operator==(const State &O) const {
+  if (Reached != O.Reached || !(Cap == O.Cap) || Stream != O.Stream ||
+      Empty != O.Empty || NonNull != O.NonNull || Vals.size() != O.Vals.size() ||
+      Truths.size() != O.Truths.size() || Dead.size() != O.Dead.size())
+    return false;
+  for (size_t I = 0; I < Vals.size(); ++I)
+    if (Vals[I].first != O.Vals[I].first || Vals[I].second != O.Vals[I].second)
+      return false;
+  for (size_t I = 0; I < Truths.size(); ++I)
+    if (Truths[I].first != O.Truths[I].first ||
+        !(Truths[I].second == O.Truths[I].second))
+      return false;
+  for (size_t I = 0; I < Dead.size(); ++I)
+    if (Dead[I].first != O.Dead[I].first)
+      return false;
+  return true;
+}
+
+bool joinInto(State &Into, const State &From) {
+  if (!From.Reached)
+    return false;
+  if (!Into.Reached) {
+    Into = From;
+    return true;
+  }
+  bool Changed = false;
+  // Values: a union per variable.
+  std::vector<std::pair<VarId, Value>> Vals;
+  Vals.reserve(std::max(Into.Vals.size(), From.Vals.size()));
+  size_t I = 0, J = 0;
+  while (I < Into.Vals.size() || J < From.Vals.size()) {
+    if (J == From.Vals.size() ||
+        (I < Into.Vals.size() && Into.Vals[I].first < From.Vals[J].first)) {
+      Vals.push_back(std::move(Into.Vals[I++]));
+    } else if (I == Into.Vals.size() || From.Vals[J].first < Into.Vals[I].first) {
+      Vals.push_back(From.Vals[J++]);
+      Changed = true;
+    } else {
+      Vals.push_back(std::move(Into.Vals[I]));
+      Changed |= Vals.back().second.join(From.Vals[J].second);
+      ++I;
+      ++J;
+    }
+  }
+  Into.Vals = std::move(Vals);
+  // Truths: only what both paths agree on.
+  std::vector<std::pair<VarId, Truth>> Truths;
+  for (auto &[V, T] : Into.Truths) {
+    const Truth *O = From.truth(V);
+    if (O && *O == T)
+      Truths.push_back({V, T});
+    else
+      Changed = true;
+  }
+  Into.Truths = std::move(Truths);
+  // Capture: every state some path may be in.
+  uint8_t Mask = Into.Cap.Mask | From.Cap.Mask;
+  if (Mask != Into.Cap.Mask) {
+    Into.Cap.Mask = Mask;
+    Changed = true;
+  }
+  if (Into.Cap.Region < 0 && From.Cap.Region >= 0) {
+    Into.Cap.Region = From.Cap.Region;
+    Changed = true;
+  }
+  if (Into.Stream != From.Stream && Into.Stream != -2) {
+    Into.Stream = -2;
+    Changed = true;
+  }
+  // Known emptiness: only what holds on both paths.
+  MemSet E = memSetMeet(Into.Empty, From.Empty);
+  MemSet N = memSetMeet(Into.NonNull, From.NonNull);
+  if (E != Into.Empty || N != Into.NonNull) {
+    Into.Empty = std::move(E);
+    Into.NonNull = std::move(N);
+    Changed = true;
+  }
+  // Deaths: on some path.
+  for (const auto &[M, At] : From.Dead)
+    if (!Into.isDead(M)) {
+      Into.markDead(M, At);
+      Changed = true;
+    }
+  return Changed;
+}
+
+} // namespace tether::engine

@@ -1,0 +1,51 @@
+//===- State.h - The abstract state at one point of a function -----------===//
+#ifndef TETHER_ENGINE_STATE_H
+#define TETHER_ENGINE_STATE_H
+
+#include "engine/Facts.h"
+#include <utility>
+#include <vector>
+
+namespace tether::engine {
+
+/// What a truth value (the result of a Test) says when it holds.
+struct Truth {
+  enum KindT : uint8_t { None, Capture, IsNull, Empty } Kind = None;
+  bool Positive = true; ///< False: the negation of the test.
+  VarId Var = NoVar;    ///< IsNull: the variable tested.
+  MemSet Places;        ///< IsNull/Empty: the places tested.
+  int32_t Region = -1;  ///< Capture: the region the predicate opens.
+  bool operator==(const Truth &O) const {
+    return Kind == O.Kind && Positive == O.Positive && Var == O.Var &&
+           Places == O.Places && Region == O.Region;
+  }
+};
+
+/// Sparse: only variables that hold something are stored.
+struct State {
+  bool Reached = false;
+  std::vector<std::pair<VarId, Value>> Vals;
+  std::vector<std::pair<VarId, Truth>> Truths;
+  CaptureState Cap;
+  int32_t Stream = -1; ///< Interned stream spelling; -1 default, -2 mixed.
+  MemSet Empty;        ///< Places known to hold nothing on this path.
+  MemSet NonNull;      ///< Places known to hold a value on this path.
+  /// Memory whose last strong holder died on some path, and where.
+  std::vector<std::pair<MemId, SrcLoc>> Dead;
+
+  const Value *get(VarId V) const;
+  void set(VarId V, Value X);
+  const Truth *truth(VarId V) const;
+  void setTruth(VarId V, Truth T);
+  bool isDead(MemId M, SrcLoc *At = nullptr) const;
+  void markDead(MemId M, SrcLoc At);
+  bool operator==(const State &O) const;
+};
+
+/// Into := Into join From (a union of values, intersections of what is
+/// known on every path). Returns whether Into changed.
+bool joinInto(State &Into, const State &From);
+
+} // namespace tether::engine
+
+#endif

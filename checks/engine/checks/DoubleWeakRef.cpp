@@ -1,0 +1,43 @@
+//===- DoubleWeakRef.cpp - tether-double-weak-ref --------------------------===//
+//
+// A weak-ref conversion of a value that already is a weak reference:
+// nested, through a local holding a helper's result, or inside a helper the
+// weak reference is passed to. Two primitives written in one function
+// through a local are a visible no-op and are left alone.
+//
+//===----------------------------------------------------------------------===//
+#include "engine/checks/Checks.h"
+#include "common/Messages.h"
+
+#include <set>
+
+namespace tether::engine {
+
+void checkDoubleWeakRef(const Query &Q, std::vector<Finding> &Out) {
+  const Context &Cx = Q.Cx;
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> Seen;
+  for (const FunctionFacts &Fa : Cx.Facts)
+    for (const DoubleWeakFact &D : Fa.Doubles) {
+      if (!Seen.insert({D.At.File, D.At.Line, D.At.Col}).second)
+        continue;
+      Finding Fi;
+      Fi.Check = msg::DoubleWeakRef;
+      Fi.Loc = Cx.loc(D.At);
+      Fi.Message = msg::DoubleWeakRefWarning;
+      Fi.Notes.push_back(Note{Cx.loc(D.FirstAt), msg::DoubleWeakRefFirst});
+      if (D.Helper >= 0) {
+        const Function &H = Cx.P.Functions[D.Helper];
+        std::string Name = Cx.displayName(D.Helper);
+        std::string Param = D.Param < H.VarNames.size() ? H.VarNames[D.Param]
+                                                        : std::string();
+        Fi.Notes.push_back(
+            Note{Cx.loc(D.PassedAt), fill(msg::DoubleWeakRefPassed, Name)});
+        Fi.Notes.push_back(Note{Cx.loc(D.HelperAt),
+                                fill(msg::DoubleWeakRefHelperParam, Name, Param)});
+      }
+      Fi.Fixes = D.Fixes;
+      Out.push_back(std::move(Fi));
+    }
+}
+
+} // namespace tether::engine

@@ -1,0 +1,190 @@
+//===- Query.cpp - Capture context, place identity, uses -------------------===//
+#include "engine/checks/Query.h"
+#include "common/Messages.h"
+
+#include <deque>
+
+namespace tether::engine {
+
+std::string fill(const char *Fmt, const std::string &A0,
+                 const std::string &A1) {
+  std::string S = Fmt;
+  size_t I;
+  while ((I = S.find("%0")) != std::string::npos)
+    S.replace(I, 2, A0);
+  while ((I = S.find("%1")) != std::string::npos)
+    S.replace(I, 2, A1);
+  return S;
+}
+
+Query::Query(Context &Cx) : Cx(Cx) {
+  size_t N = Cx.P.Functions.size();
+  InCapture.assign(N, Via());
+  Reached.assign(N, false);
+  std::deque<FnId> Work;
+  auto Reach = [&](FnId Caller, const CallFact &C) {
+    if (Reached[C.Callee])
+      return;
+    Reached[C.Callee] = true;
+    InCapture[C.Callee] = Via{Caller, &C};
+    Work.push_back(C.Callee);
+  };
+  // Calls made inside a capture of the caller's own, then everything those
+  // callees call (except where a negated predicate keeps it outside).
+  for (size_t F = 0; F < N; ++F)
+    for (const CallFact &C : Cx.Facts[F].Calls)
+      if (C.C.Mask & CaptureState::Inside)
+        Reach(FnId(F), C);
+  while (!Work.empty()) {
+    FnId F = Work.front();
+    Work.pop_front();
+    for (const CallFact &C : Cx.Facts[F].Calls)
+      if (C.C.Mask & (CaptureState::Inside | CaptureState::Inherit))
+        Reach(F, C);
+  }
+  for (size_t F = 0; F < N; ++F)
+    for (const PlaceUseFact &U : Cx.Facts[F].Uses)
+      if (inCapture(FnId(F), U.C))
+        Uses.push_back(UseRef{FnId(F), &U});
+}
+
+bool Query::inCapture(FnId F, const CaptureState &C) const {
+  if (C.Mask & CaptureState::Inside)
+    return true;
+  return (C.Mask & CaptureState::Inherit) && Reached[F];
+}
+
+const RegionInfo *Query::regionOf(FnId F, const CaptureState &C) const {
+  if ((C.Mask & CaptureState::Inside) && C.Region >= 0)
+    return &Cx.Regions[C.Region];
+  FnId Cur = F;
+  for (int Guard = 0; Guard < 10000 && Reached[Cur]; ++Guard) {
+    const Via &V = InCapture[Cur];
+    if ((V.Call->C.Mask & CaptureState::Inside) && V.Call->C.Region >= 0)
+      return &Cx.Regions[V.Call->C.Region];
+    Cur = V.Caller;
+  }
+  return nullptr;
+}
+
+void Query::openingNotes(FnId F, const CaptureState &C,
+                         std::vector<Note> &Notes) const {
+  std::vector<Note> Chain;
+  const RegionInfo *R = nullptr;
+  if ((C.Mask & CaptureState::Inside) && C.Region >= 0) {
+    R = &Cx.Regions[C.Region];
+  } else {
+    FnId Cur = F;
+    for (int Guard = 0; Guard < 10000 && Reached[Cur]; ++Guard) {
+      const Via &V = InCapture[Cur];
+      Chain.push_back(Note{Cx.loc(V.Call->At),
+                           fill(msg::InCaptureThroughCall, Cx.displayName(Cur))});
+      if ((V.Call->C.Mask & CaptureState::Inside) && V.Call->C.Region >= 0) {
+        R = &Cx.Regions[V.Call->C.Region];
+        break;
+      }
+      Cur = V.Caller;
+    }
+  }
+  if (R)
+    Notes.push_back(Note{Cx.loc(R->Begin), msg::CaptureBeginsHere});
+  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
+    Notes.push_back(*It);
+}
+
+void Query::closingNote(FnId F, const CaptureState &C,
+                        std::vector<Note> &Notes) const {
+  const RegionInfo *R = regionOf(F, C);
+  if (R && R->End.valid())
+    Notes.push_back(Note{Cx.loc(R->End), msg::CaptureEndsHere});
+}
+
+std::vector<MemId> Query::aliases(MemId P) const {
+  std::vector<MemId> Out{P};
+  // A place below memory some other place holds is also a place below
+  // what that place holds: `_graph_params.workspaces` is the `workspaces`
+  // of the GraphParams object stored in `_graph_params`.
+  for (size_t Done = 0; Done < Out.size() && Out.size() < 16; ++Done) {
+    const MemKey K = Cx.Mem.key(Out[Done]);
+    MemKey Prefix = K;
+    Prefix.Path.clear();
+    for (size_t Len = 0; Len < K.Path.size(); ++Len) {
+      if (Len)
+        Prefix.Path.push_back(K.Path[Len - 1]);
+      MemId Pre = Cx.Mem.intern(Prefix);
+      auto It = Cx.Contents.find(Pre);
+      if (It == Cx.Contents.end())
+        continue;
+      for (const Atom &A : It->second) {
+        if (A.Kind != Atom::Mem && A.Kind != Atom::Weak)
+          continue;
+        MemId Alias = Cx.Mem.rebase(A.M, K, Len);
+        if (std::find(Out.begin(), Out.end(), Alias) == Out.end())
+          Out.push_back(Alias);
+      }
+    }
+  }
+  return Out;
+}
+
+bool Query::samePlace(MemId A, MemId B) const {
+  if (A == B)
+    return true;
+  std::vector<MemId> X = aliases(A), Y = aliases(B);
+  for (MemId I : X)
+    if (std::find(Y.begin(), Y.end(), I) != Y.end())
+      return true;
+  return false;
+}
+
+std::optional<uint32_t> Query::emptyValueAt(MemId Place) const {
+  std::optional<uint32_t> Best;
+  for (MemId A : aliases(Place)) {
+    auto It = Cx.Contents.find(A);
+    if (It == Cx.Contents.end())
+      continue;
+    for (const Atom &X : It->second)
+      if (X.Kind == Atom::Null && (!Best || X.W < *Best))
+        Best = X.W;
+  }
+  return Best;
+}
+
+bool Query::shared(MemId P) const {
+  return Cx.Mem.key(P).Root == RootKind::Global;
+}
+
+bool Query::workspacePlace(MemId P, uint32_t File) const {
+  llvm::StringRef Name = Cx.Mem.lastName(P);
+  if (!Name.empty() && Cx.Opts.IsWorkspaceName &&
+      Cx.Opts.IsWorkspaceName(File, Name))
+    return true;
+  for (MemId A : aliases(P)) {
+    auto It = Cx.Contents.find(A);
+    if (It == Cx.Contents.end())
+      continue;
+    for (const Atom &X : It->second)
+      if (X.Kind == Atom::Mem && Cx.Mem.key(X.M).Root == RootKind::Alloc &&
+          Cx.Mem.key(X.M).Path.empty() &&
+          Cx.Allocs[Cx.Mem.key(X.M).A].Kind == AllocKind::Workspace)
+        return true;
+  }
+  return false;
+}
+
+const Query::UseRef *Query::findUse(MemId Place, bool NeedUnchecked, FnId Near,
+                                    bool NeedShared) const {
+  const UseRef *Any = nullptr;
+  for (const UseRef &R : Uses) {
+    if ((NeedUnchecked && R.U->SizeChecked) ||
+        (NeedShared && !shared(R.U->Place)) || !samePlace(R.U->Place, Place))
+      continue;
+    if (R.Fn == Near)
+      return &R;
+    if (!Any)
+      Any = &R;
+  }
+  return Any;
+}
+
+} // namespace tether::engine

@@ -1,0 +1,76 @@
+//===- Query.h - What every check asks of the program's facts ------------===//
+//
+//  - the capture context: which functions run inside a capture, through
+//    which chain of calls (one witness each, the shortest);
+//  - which places are the same memory (a place of an object held in a
+//    global is also that object's class's place);
+//  - the in-capture uses of a place, and the notes that open and close a
+//    finding's story.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TETHER_ENGINE_CHECKS_QUERY_H
+#define TETHER_ENGINE_CHECKS_QUERY_H
+
+#include "engine/Context.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tether::engine {
+
+std::string fill(const char *Fmt, const std::string &A0,
+                 const std::string &A1 = {});
+
+class Query {
+public:
+  explicit Query(Context &Cx);
+  Context &Cx;
+
+  /// Whether a point of F in state C runs inside a capture.
+  bool inCapture(FnId F, const CaptureState &C) const;
+  /// "capture begins here" and the chain of calls that puts F inside it.
+  void openingNotes(FnId F, const CaptureState &C,
+                    std::vector<Note> &Notes) const;
+  /// "capture ends here", when the capture has a visible end.
+  void closingNote(FnId F, const CaptureState &C,
+                   std::vector<Note> &Notes) const;
+
+  /// Whether A and B may be the same place.
+  bool samePlace(MemId A, MemId B) const;
+  /// Whether a place is shared by every layer (not one object's own).
+  bool shared(MemId P) const;
+  /// A source of an empty value some code stores at Place (under any of
+  /// its names), if any: the first in program order.
+  std::optional<uint32_t> emptyValueAt(MemId Place) const;
+  /// Whether a place holds workspaces (by name, or by what is stored).
+  bool workspacePlace(MemId P, uint32_t File) const;
+
+  struct UseRef {
+    FnId Fn;
+    const PlaceUseFact *U;
+  };
+  /// The in-capture uses, in function order.
+  const std::vector<UseRef> &captureUses() const { return Uses; }
+  /// An in-capture use of Place (unchecked in size when asked), preferring
+  /// one in function Near: the same layer's code reads it again on the
+  /// next layer's call.
+  const UseRef *findUse(MemId Place, bool NeedUnchecked, FnId Near,
+                        bool NeedShared = false) const;
+
+private:
+  struct Via {
+    FnId Caller = -1;
+    const CallFact *Call = nullptr;
+  };
+  const RegionInfo *regionOf(FnId F, const CaptureState &C) const;
+  /// The places P may also be named by (P itself first).
+  std::vector<MemId> aliases(MemId P) const;
+
+  std::vector<Via> InCapture;
+  std::vector<bool> Reached;
+  std::vector<UseRef> Uses;
+};
+
+} // namespace tether::engine
+
+#endif

@@ -1,0 +1,85 @@
+//===- WeakRefBeforeCaptureEnd.cpp - tether-weak-ref-before-capture-end ---===//
+//
+// In capture, a weak alias of memory whose strong holders are all locals
+// of the function is stored into a place that in-capture code reads and
+// hands to an operation (the next layer, or this code on its next call);
+// or the weak alias itself is used after its last holder died.
+//
+//===----------------------------------------------------------------------===//
+#include "engine/checks/Checks.h"
+#include "common/Messages.h"
+
+#include <set>
+
+namespace tether::engine {
+namespace {
+
+/// Where the last strong reference to Memory dies inside the capture, if it
+/// does: a rebinding or `del` inside the capture, else the function's
+/// return when the capture outlives the call.
+std::optional<SrcLoc> deathOf(const Query &Q, FnId F, MemId Memory,
+                              const CaptureState &C) {
+  const FunctionFacts &Fa = Q.Cx.Facts[F];
+  for (const DeathFact &D : Fa.Deaths)
+    if (D.Memory == Memory && !D.AtReturn && Q.inCapture(F, D.C))
+      return D.At;
+  const Function &Fn = Q.Cx.P.Functions[F];
+  // Inside a capture region of its own function the local outlives the
+  // region; a module's names live as long as the module.
+  bool OwnRegion = (C.Mask & CaptureState::Inside) && C.Region >= 0 &&
+                   !Q.Cx.Regions[C.Region].Predicate &&
+                   Q.Cx.Regions[C.Region].Fn == F;
+  if (OwnRegion || Fn.ModuleBody)
+    return std::nullopt;
+  for (const DeathFact &D : Fa.Deaths)
+    if (D.Memory == Memory && D.AtReturn)
+      return D.At;
+  return Fn.EndLoc;
+}
+
+} // namespace
+
+void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
+  const Context &Cx = Q.Cx;
+  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> Seen;
+  auto Report = [&](SrcLoc At, FnId F, const CaptureState &C,
+                    std::vector<Note> Middle) {
+    if (!Seen.insert({At.File, At.Line, At.Col}).second)
+      return;
+    Finding Fi;
+    Fi.Check = msg::WeakRefBeforeCaptureEnd;
+    Fi.Loc = Cx.loc(At);
+    Fi.Message = msg::WeakRefBeforeCaptureEndWarning;
+    Q.openingNotes(F, C, Fi.Notes);
+    Fi.Notes.insert(Fi.Notes.end(), Middle.begin(), Middle.end());
+    Q.closingNote(F, C, Fi.Notes);
+    Out.push_back(std::move(Fi));
+  };
+  for (size_t I = 0; I < Cx.Facts.size(); ++I) {
+    FnId F = FnId(I);
+    const FunctionFacts &Fa = Cx.Facts[F];
+    for (const WeakStoreFact &W : Fa.WeakStores) {
+      if (!Q.inCapture(F, W.C) || memSetHas(Fa.Escaped, W.Memory))
+        continue;
+      std::optional<SrcLoc> Dies = deathOf(Q, F, W.Memory, W.C);
+      if (!Dies)
+        continue;
+      const Query::UseRef *Use = Q.findUse(W.Place, false, F);
+      if (!Use)
+        continue;
+      Report(Cx.Convs[W.Conv].At, F, W.C,
+             {Note{Cx.loc(W.StoreAt), fill(msg::StoredInSharedPlace, W.Spelling)},
+              Note{Cx.loc(*Dies), msg::LastStrongRefDies},
+              Note{Cx.loc(Use->U->At), msg::LaterUseInCapture}});
+    }
+    for (const DanglingFact &D : Fa.Danglings) {
+      if (!Q.inCapture(F, D.C) || memSetHas(Fa.Escaped, D.Memory))
+        continue;
+      Report(Cx.Convs[D.Conv].At, F, D.C,
+             {Note{Cx.loc(D.DiesAt), msg::LastStrongRefDies},
+              Note{Cx.loc(D.UseAt), msg::LaterUseInCapture}});
+    }
+  }
+}
+
+} // namespace tether::engine

@@ -1,0 +1,407 @@
+//===- EngineTest.cpp - The engine on IR built by hand ---------------------===//
+//
+// Each test builds the IR a frontend would lower a small design to, and
+// checks what the engine reports (check, position, notes). No frontend is
+// involved: these pin the reasoning itself.
+//
+//===----------------------------------------------------------------------===//
+#include "common/Messages.h"
+#include "engine/Builder.h"
+#include "engine/Engine.h"
+
+#include "gtest/gtest.h"
+#include <string>
+
+using namespace tether;
+using namespace tether::engine;
+
+namespace {
+
+/// A program under construction, with short hands for the instructions.
+struct Prog {
+  Program P;
+  Prog() { P.Files = {"t.py"}; }
+
+  FnId fn(const std::string &Name) {
+    P.Functions.emplace_back();
+    P.Functions.back().Name = Name;
+    P.Functions.back().QualName = "t." + Name;
+    P.Functions.back().EndLoc = {0, 999, 1};
+    return FnId(P.Functions.size() - 1);
+  }
+};
+
+SrcLoc L(uint32_t Line, uint32_t Col = 1) { return SrcLoc{0, Line, Col}; }
+
+struct B {
+  FunctionBuilder FB;
+  explicit B(Function &F) : FB(F) {}
+  VarId read(const std::string &Global, SrcLoc At) {
+    VarId V = FB.var();
+    Inst &I = FB.emit(Op::Read, At);
+    I.Dst = V;
+    I.P.Kind = PlaceRef::Global;
+    I.P.Name = Global;
+    I.P.Spelling = Global.substr(Global.rfind('.') + 1);
+    return V;
+  }
+  VarId field(VarId Base, const std::string &Name, SrcLoc At,
+              const std::string &Sp) {
+    VarId V = FB.var();
+    Inst &I = FB.emit(Op::Read, At);
+    I.Dst = V;
+    I.P.Kind = PlaceRef::Field;
+    I.P.Base = Base;
+    I.P.Name = Name;
+    I.P.Spelling = Sp;
+    return V;
+  }
+  VarId get(VarId Base, SrcLoc At, const std::string &Sp) {
+    VarId V = FB.var();
+    Inst &I = FB.emit(Op::Read, At);
+    I.Dst = V;
+    I.P.Kind = PlaceRef::Element;
+    I.P.Base = Base;
+    I.P.Spelling = Sp;
+    I.MayBeAbsent = true;
+    return V;
+  }
+  void storeElem(VarId Base, VarId Val, SrcLoc At, const std::string &Sp) {
+    Inst &I = FB.emit(Op::Store, At);
+    I.P.Kind = PlaceRef::Element;
+    I.P.Base = Base;
+    I.P.Spelling = Sp;
+    I.A = Val;
+  }
+  void storeGlobal(const std::string &G, VarId Val, SrcLoc At) {
+    Inst &I = FB.emit(Op::Store, At);
+    I.P.Kind = PlaceRef::Global;
+    I.P.Name = G;
+    I.P.Spelling = G.substr(G.rfind('.') + 1);
+    I.A = Val;
+  }
+  VarId alloc(AllocKind K, SrcLoc At, const std::string &Name = "",
+              bool Sized = false) {
+    VarId V = FB.var(Name);
+    Inst &I = FB.emit(Op::Alloc, At);
+    I.Dst = V;
+    I.Alloc = K;
+    I.SizedByCaller = Sized;
+    return V;
+  }
+  VarId weak(VarId Of, SrcLoc At, const std::string &Name = "") {
+    VarId V = FB.var(Name);
+    Inst &I = FB.emit(Op::WeakRef, At);
+    I.Dst = V;
+    I.A = Of;
+    return V;
+  }
+  VarId call(FnId Callee, std::vector<VarId> Args, SrcLoc At,
+             std::vector<SrcLoc> ArgLocs = {}) {
+    VarId V = FB.var();
+    Inst &I = FB.emit(Op::Call, At);
+    I.Dst = V;
+    I.Args = Args;
+    I.ArgLocs = ArgLocs.empty() ? std::vector<SrcLoc>(Args.size(), At) : ArgLocs;
+    I.Targets.push_back(CallTarget{Callee, Args});
+    return V;
+  }
+  void use(VarId V, SrcLoc At) {
+    Inst &I = FB.emit(Op::Use, At);
+    I.A = V;
+  }
+  VarId test(TestKind K, VarId Of, SrcLoc At) {
+    VarId V = FB.var();
+    Inst &I = FB.emit(Op::Test, At);
+    I.Dst = V;
+    I.Test = K;
+    I.A = Of;
+    return V;
+  }
+  void copy(VarId To, VarId From, SrcLoc At) {
+    Inst &I = FB.emit(Op::Copy, At);
+    I.Dst = To;
+    I.A = From;
+  }
+  VarId null(SrcLoc At) {
+    VarId V = FB.var();
+    FB.emit(Op::Null, At).Dst = V;
+    return V;
+  }
+};
+
+std::string render(const std::vector<Finding> &Fs) {
+  std::vector<Finding> Sorted = Fs;
+  std::sort(Sorted.begin(), Sorted.end());
+  std::string S;
+  for (const Finding &F : Sorted) {
+    S += std::to_string(F.Loc.Line) + ":" + std::to_string(F.Loc.Column) +
+         " " + F.Check + "\n";
+    for (const Note &N : F.Notes)
+      S += "  " + std::to_string(N.Loc.Line) + ":" +
+           std::to_string(N.Loc.Column) + " " + N.Message + "\n";
+  }
+  return S;
+}
+
+/// The vLLM Ascend fused-infer-attention path before #5522: the params come
+/// from one of two getters (a join of two places), the workspace from the
+/// cache or a fresh allocation (a join of a place and an allocation), and
+/// a helper stores a weak reference of it into the cache.
+TEST(EngineTest, JoinKeepsBothCachesAndTheAllocation) {
+  Prog Pr;
+  FnId GetMain = Pr.fn("get_graph_params"), GetDraft = Pr.fn("get_draft_graph_params");
+  for (auto [F, G] : {std::pair{GetMain, "acl._graph_params"},
+                      std::pair{GetDraft, "acl._draft_graph_params"}}) {
+    B Bd(Pr.P.Functions[F]);
+    VarId V = Bd.read(G, L(1));
+    Bd.FB.ret(V, L(1));
+    Bd.FB.finish();
+  }
+  FnId Update = Pr.fn("update_graph_params_workspaces");
+  {
+    B Bd(Pr.P.Functions[Update]);
+    Bd.FB.param("num_tokens");
+    VarId W = Bd.FB.param("workspace");
+    VarId GP = Bd.read("acl._graph_params", L(526, 9));
+    VarId WS = Bd.field(GP, "workspaces", L(526, 9), "_graph_params.workspaces");
+    VarId Wk = Bd.weak(W, L(526, 48));
+    Bd.storeElem(WS, Wk, L(526, 9), "_graph_params.workspaces");
+    Bd.FB.finish();
+  }
+  FnId Fia = Pr.fn("full_graph_fia");
+  {
+    Function &F = Pr.P.Functions[Fia];
+    B Bd(F);
+    VarId Draft = Bd.FB.param("draft");
+    VarId N = Bd.FB.param("num_tokens");
+    VarId GP = Bd.FB.var("graph_params");
+    uint32_t IfDraft = Bd.FB.block(), Else = Bd.FB.block(), Join = Bd.FB.block();
+    Bd.FB.branch(Draft, IfDraft, Else, L(348));
+    Bd.FB.setBlock(IfDraft);
+    Bd.copy(GP, Bd.call(GetDraft, {}, L(349, 28)), L(349, 13));
+    Bd.FB.jump(Join);
+    Bd.FB.setBlock(Else);
+    Bd.copy(GP, Bd.call(GetMain, {}, L(351, 28)), L(351, 13));
+    Bd.FB.jump(Join);
+    Bd.FB.setBlock(Join);
+    VarId WS = Bd.field(GP, "workspaces", L(357, 21), "graph_params.workspaces");
+    VarId W = Bd.FB.var("workspace");
+    Bd.copy(W, Bd.get(WS, L(357, 21), "graph_params.workspaces"), L(357, 9));
+    VarId IsNone = Bd.test(TestKind::IsNull, W, L(359, 12));
+    uint32_t Fill = Bd.FB.block(), Run = Bd.FB.block();
+    Bd.FB.branch(IsNone, Fill, Run, L(359, 12));
+    Bd.FB.setBlock(Fill);
+    Bd.copy(W, Bd.alloc(AllocKind::Workspace, L(360, 25)), L(360, 13));
+    Bd.call(Update, {N, W}, L(378, 17), {L(378, 48), L(378, 60)});
+    Bd.FB.jump(Run);
+    Bd.FB.setBlock(Run);
+    Bd.use(W, L(410, 23));
+    Bd.FB.ret(NoVar, L(418, 9));
+    Bd.FB.finish();
+  }
+  FnId Fwd = Pr.fn("forward_fused_infer_attention");
+  {
+    B Bd(Pr.P.Functions[Fwd]);
+    VarId Ctx = Bd.FB.param("ctx");
+    VarId D = Bd.FB.param("draft");
+    VarId N = Bd.FB.param("n");
+    VarId Cap = Bd.test(TestKind::CapturePredicate, Ctx, L(555, 12));
+    uint32_t In = Bd.FB.block(), Out = Bd.FB.block();
+    Bd.FB.branch(Cap, In, Out, L(555, 12));
+    Bd.FB.setBlock(In);
+    Bd.call(Fia, {D, N}, L(556, 38));
+    Bd.FB.ret(NoVar, L(559, 13));
+    Bd.FB.setBlock(Out);
+    Bd.FB.finish();
+  }
+  EXPECT_EQ(render(analyze(Pr.P)),
+            "378:17 tether-weak-ref-before-capture-end\n"
+            "  555:12 capture begins here\n"
+            "  556:38 'full_graph_fia' runs inside the capture through this call\n"
+            "  526:9 the weak reference is stored in '_graph_params.workspaces', "
+            "read by other code during the capture\n"
+            "  418:9 the last strong reference to the memory dies here\n"
+            "  410:23 the weak reference is used by a later operation of the "
+            "same capture here\n");
+}
+
+/// The memory is also stored strongly in a long-lived place: no finding.
+TEST(EngineTest, StrongHolderOutsideTheFunctionIsSafe) {
+  Prog Pr;
+  FnId F = Pr.fn("layer");
+  {
+    B Bd(Pr.P.Functions[F]);
+    VarId Ctx = Bd.FB.param("ctx");
+    VarId Cap = Bd.test(TestKind::CapturePredicate, Ctx, L(2, 8));
+    uint32_t In = Bd.FB.block(), Out = Bd.FB.block();
+    Bd.FB.branch(Cap, In, Out, L(2, 8));
+    Bd.FB.setBlock(In);
+    VarId Ws = Bd.alloc(AllocKind::Tensor, L(3, 18), "ws");
+    Bd.storeGlobal("t._KEEP", Ws, L(4, 9));
+    VarId Cache = Bd.read("t._WS", L(5, 9));
+    Bd.storeElem(Cache, Bd.weak(Ws, L(5, 26)), L(5, 9), "_WS");
+    Bd.use(Bd.get(Cache, L(6, 30), "_WS"), L(6, 30));
+    Bd.FB.ret(NoVar, L(7, 9));
+    Bd.FB.setBlock(Out);
+    Bd.FB.finish();
+  }
+  EXPECT_EQ(render(analyze(Pr.P)), "");
+}
+
+/// Nested conversions are reported; two primitives through a local are not;
+/// a weak reference passed to a helper that converts its parameter is.
+TEST(EngineTest, DoubleConversions) {
+  Prog Pr;
+  FnId Helper = Pr.fn("update_workspaces");
+  {
+    B Bd(Pr.P.Functions[Helper]);
+    VarId W = Bd.FB.param("workspace");
+    VarId G = Bd.read("t._WS", L(2, 5));
+    Bd.storeElem(G, Bd.weak(W, L(2, 31)), L(2, 5), "_WS");
+    Bd.FB.finish();
+  }
+  FnId Nested = Pr.fn("nested");
+  {
+    B Bd(Pr.P.Functions[Nested]);
+    VarId X = Bd.FB.param("x");
+    Bd.FB.ret(Bd.weak(Bd.weak(X, L(5, 29)), L(5, 12)), L(5, 5));
+    Bd.FB.finish();
+  }
+  FnId Local = Pr.fn("through_local");
+  {
+    B Bd(Pr.P.Functions[Local]);
+    VarId X = Bd.FB.param("x");
+    VarId W = Bd.weak(X, L(8, 9), "w");
+    Bd.FB.ret(Bd.weak(W, L(9, 12)), L(9, 5));
+    Bd.FB.finish();
+  }
+  FnId Passed = Pr.fn("paged_attention");
+  {
+    B Bd(Pr.P.Functions[Passed]);
+    VarId X = Bd.FB.param("workspace");
+    VarId W = Bd.weak(X, L(12, 35));
+    Bd.call(Helper, {W}, L(12, 5), {L(12, 35)});
+    Bd.FB.finish();
+  }
+  EXPECT_EQ(render(analyze(Pr.P)),
+            "5:12 tether-double-weak-ref\n"
+            "  5:29 first weak reference made here\n"
+            "12:5 tether-double-weak-ref\n"
+            "  12:35 first weak reference made here\n"
+            "  12:35 the weak reference is passed to 'update_workspaces' here\n"
+            "  2:31 'update_workspaces' converts its parameter 'workspace' to a "
+            "weak reference here\n");
+}
+
+/// A local None on one path reaches the conversion; a guard removes it.
+TEST(EngineTest, MaybeNullThroughAJoinAndAGuard) {
+  Prog Pr;
+  FnId F = Pr.fn("maybe_local");
+  {
+    B Bd(Pr.P.Functions[F]);
+    VarId Flag = Bd.FB.param("flag");
+    VarId T = Bd.FB.param("t");
+    VarId X = Bd.FB.var("x");
+    Bd.copy(X, Bd.null(L(2, 9)), L(2, 5));
+    uint32_t Then = Bd.FB.block(), Join = Bd.FB.block();
+    Bd.FB.branch(Flag, Then, Join, L(3, 8));
+    Bd.FB.setBlock(Then);
+    Bd.copy(X, T, L(4, 9));
+    Bd.FB.jump(Join);
+    Bd.FB.setBlock(Join);
+    Bd.weak(X, L(5, 12));
+    VarId IsNone = Bd.test(TestKind::IsNull, X, L(6, 8));
+    uint32_t Skip = Bd.FB.block(), Conv = Bd.FB.block();
+    Bd.FB.branch(IsNone, Skip, Conv, L(6, 8));
+    Bd.FB.setBlock(Conv);
+    Bd.weak(X, L(7, 12));
+    Bd.FB.setBlock(Skip);
+    Bd.FB.finish();
+  }
+  EXPECT_EQ(render(analyze(Pr.P)),
+            "5:12 tether-weak-ref-of-maybe-null\n"
+            "  2:9 the value may be empty because of this\n");
+}
+
+/// A shared workspace replaced in capture while another layer reads it;
+/// filled only when empty, it is not reported.
+TEST(EngineTest, WorkspaceReplacedButNotFirstFilled) {
+  Prog Pr;
+  Options O;
+  O.IsWorkspaceName = [](uint32_t, llvm::StringRef N) {
+    return N.lower().find("workspace") != std::string::npos;
+  };
+  for (bool Guarded : {false, true}) {
+    FnId F = Pr.fn(Guarded ? "first_fill" : "replace");
+    uint32_t Base = Guarded ? 100 : 0;
+    B Bd(Pr.P.Functions[F]);
+    VarId Ctx = Bd.FB.param("ctx");
+    VarId Cap = Bd.test(TestKind::CapturePredicate, Ctx, L(Base + 1, 8));
+    uint32_t In = Bd.FB.block(), Out = Bd.FB.block();
+    Bd.FB.branch(Cap, In, Out, L(Base + 1, 8));
+    Bd.FB.setBlock(In);
+    std::string G = Guarded ? "t._FILLED_WORKSPACES" : "t._WORKSPACES";
+    VarId Cache = Bd.read(G, L(Base + 2, 9));
+    VarId Ws = Bd.FB.var("ws");
+    Bd.copy(Ws, Bd.get(Cache, L(Base + 2, 14), G.substr(2)), L(Base + 2, 9));
+    uint32_t Fill = Bd.FB.block(), Run = Bd.FB.block();
+    if (Guarded) {
+      VarId IsNone = Bd.test(TestKind::IsNull, Ws, L(Base + 3, 12));
+      Bd.FB.branch(IsNone, Fill, Run, L(Base + 3, 12));
+    } else {
+      Bd.FB.jump(Fill);
+    }
+    Bd.FB.setBlock(Fill);
+    Bd.copy(Ws, Bd.alloc(AllocKind::Tensor, L(Base + 4, 18)), L(Base + 4, 13));
+    Bd.storeElem(Cache, Ws, L(Base + 5, 13), G.substr(2));
+    Bd.FB.jump(Run);
+    Bd.FB.setBlock(Run);
+    Bd.use(Bd.get(Cache, L(Base + 6, 29), G.substr(2)), L(Base + 6, 29));
+    Bd.FB.ret(NoVar, L(Base + 7, 9));
+    Bd.FB.setBlock(Out);
+    Bd.FB.finish();
+  }
+  EXPECT_EQ(render(analyze(Pr.P, O)),
+            "5:13 tether-workspace-shared-across-layers\n"
+            "  1:8 capture begins here\n"
+            "  6:29 an earlier layer reads the slot and hands the workspace to "
+            "a captured task here\n");
+}
+
+/// A predicate wrapper is inferred from its body: code it guards is in
+/// capture, and a negated wrapper keeps the other branch outside.
+TEST(EngineTest, PredicateWrapperOpensTheCapture) {
+  Prog Pr;
+  FnId Wrap = Pr.fn("_is_capturing");
+  {
+    B Bd(Pr.P.Functions[Wrap]);
+    VarId T = Bd.test(TestKind::CapturePredicate, NoVar, L(1, 12));
+    Bd.FB.ret(T, L(1, 5));
+    Bd.FB.finish();
+  }
+  FnId F = Pr.fn("rebind");
+  {
+    B Bd(Pr.P.Functions[F]);
+    VarId X = Bd.FB.param("x");
+    VarId C = Bd.call(Wrap, {}, L(3, 8));
+    uint32_t In = Bd.FB.block(), Out = Bd.FB.block();
+    Bd.FB.branch(C, In, Out, L(3, 8));
+    Bd.FB.setBlock(In);
+    VarId Out1 = Bd.FB.var("out");
+    Bd.copy(Out1, Bd.alloc(AllocKind::Tensor, L(4, 15)), L(4, 9));
+    Bd.copy(Out1, Bd.weak(Out1, L(5, 15)), L(5, 9));
+    Bd.use(Out1, L(6, 24));
+    Bd.FB.setBlock(Out);
+    Bd.FB.finish();
+    (void)X;
+  }
+  EXPECT_EQ(render(analyze(Pr.P)),
+            "5:15 tether-weak-ref-before-capture-end\n"
+            "  3:8 capture begins here\n"
+            "  5:9 the last strong reference to the memory dies here\n"
+            "  6:24 the weak reference is used by a later operation of the "
+            "same capture here\n");
+}
+
+} // namespace
