@@ -1,0 +1,590 @@
+//===- Lower.cpp - Package-level lowering: types, parameters, functions ---===//
+#include "LowerImpl.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSwitch.h"
+#include <cstring>
+
+using namespace tether;
+using namespace tether::python;
+using engine::ClassId;
+using engine::VarId;
+
+const LowerSyntax &LowerSyntax::get() {
+  static const LowerSyntax S = [] {
+    const TSLanguage *Lang = Grammar::get().Lang;
+    auto Sym = [&](const char *Name) {
+      return ts_language_symbol_for_name(Lang, Name, (uint32_t)std::strlen(Name),
+                                         /*is_named=*/true);
+    };
+    LowerSyntax X;
+    X.BinaryOp = Sym("binary_operator");
+    X.UnaryOp = Sym("unary_operator");
+    X.GenericType = Sym("generic_type");
+    X.UnionType = Sym("union_type");
+    X.MemberType = Sym("member_type");
+    X.TypeParam = Sym("type_parameter");
+    X.Float = Sym("float");
+    X.Ellipsis = Sym("ellipsis");
+    X.Nonlocal = Sym("nonlocal_statement");
+    X.KeywordSeparator = Sym("keyword_separator");
+    X.PositionalSeparator = Sym("positional_separator");
+    X.ConcatenatedString = Sym("concatenated_string");
+    X.Pass = Sym("pass_statement");
+    X.FReturnType = ts_language_field_id_for_name(Lang, "return_type", 11);
+    return X;
+  }();
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// Parameters
+//===----------------------------------------------------------------------===//
+
+std::vector<ParamDecl> tether::python::paramDecls(TSNode Params,
+                                                  std::string_view Src) {
+  // One entry for each entry Package's collectParams makes, in order, so
+  // that parameter i of the lowered function is Function::Params[i].
+  const Grammar &G = Grammar::get();
+  std::vector<ParamDecl> Out;
+  eachChild(Params, true, [&](TSNode P, TSFieldId) {
+    TSSymbol S = kindOf(P);
+    ParamDecl D;
+    if (S == G.Identifier) {
+      D.Name = std::string(textOf(P, Src));
+    } else if (S == G.DefaultParam || S == G.TypedDefaultParam) {
+      D.Name = std::string(textOf(fieldOf(P, G.FName), Src));
+      if (S == G.TypedDefaultParam)
+        D.Type = fieldOf(P, G.FType);
+    } else if (S == G.TypedParam) {
+      TSNode In = firstChildOf(P);
+      D.Name = std::string(textOf(In, Src));
+      if (kindOf(In) != G.Identifier) // *args: T, **kw: T
+        D.Name = "*" + std::string(textOf(firstChildOf(In), Src));
+      else
+        D.Type = fieldOf(P, G.FType);
+    } else if (S == G.ListSplatPattern || S == G.DictSplatPattern) {
+      D.Name = std::string(textOf(P, Src));
+    } else if (S != G.Comment && textOf(P, Src) == "*") {
+      D.Name = "*";
+    } else {
+      return;
+    }
+    if (D.Name.empty())
+      D.Name = "*";
+    Out.push_back(std::move(D));
+  });
+  return Out;
+}
+
+bool tether::python::hasDecorator(TSNode Def, std::string_view Src,
+                                  llvm::StringRef Name) {
+  const Grammar &G = Grammar::get();
+  TSNode Parent = ts_node_is_null(Def) ? TSNode{} : ts_node_parent(Def);
+  if (ts_node_is_null(Parent) || kindOf(Parent) != G.DecoratedDef)
+    return false;
+  bool Found = false;
+  eachChild(Parent, true, [&](TSNode D, TSFieldId) {
+    if (kindOf(D) == G.Decorator &&
+        llvm::StringRef(keyOf(firstChildOf(D), Src)).ends_with(Name))
+      Found = true;
+  });
+  return Found;
+}
+
+//===----------------------------------------------------------------------===//
+// Types the code states
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Split S at top-level occurrences of Sep (outside brackets and quotes).
+std::vector<llvm::StringRef> splitTop(llvm::StringRef S, char Sep) {
+  std::vector<llvm::StringRef> Out;
+  int Depth = 0;
+  char Quote = 0;
+  size_t Start = 0;
+  for (size_t I = 0; I < S.size(); ++I) {
+    char C = S[I];
+    if (Quote) {
+      if (C == Quote)
+        Quote = 0;
+    } else if (C == '"' || C == '\'') {
+      Quote = C;
+    } else if (C == '[' || C == '(') {
+      ++Depth;
+    } else if (C == ']' || C == ')') {
+      --Depth;
+    } else if (C == Sep && Depth == 0) {
+      Out.push_back(S.slice(Start, I).trim());
+      Start = I + 1;
+    }
+  }
+  Out.push_back(S.substr(Start).trim());
+  return Out;
+}
+
+bool isDotted(llvm::StringRef S) {
+  if (S.empty())
+    return false;
+  for (char C : S)
+    if (!(isalnum((unsigned char)C) || C == '_' || C == '.'))
+      return false;
+  return true;
+}
+
+enum class Wrapper { None, Optional, Elements, Values };
+
+Wrapper wrapperOf(llvm::StringRef Head) {
+  llvm::StringRef Last = Head.rsplit('.').second;
+  if (Last.empty())
+    Last = Head;
+  return llvm::StringSwitch<Wrapper>(Last)
+      .Cases({"Optional", "Union", "Annotated", "ClassVar", "Final",
+              "Required", "NotRequired", "ReadOnly"},
+             Wrapper::Optional)
+      .Cases({"list", "List", "Sequence", "MutableSequence", "Iterable",
+              "Iterator", "Collection", "tuple", "Tuple", "set", "Set",
+              "frozenset", "FrozenSet", "deque", "Deque", "AbstractSet"},
+             Wrapper::Elements)
+      .Cases({"dict", "Dict", "Mapping", "MutableMapping", "defaultdict",
+              "DefaultDict", "OrderedDict"},
+             Wrapper::Values)
+      .Default(Wrapper::None);
+}
+
+} // namespace
+
+ClassId TypeTable::classOf(
+    int Mod, const std::string &Dotted,
+    const std::unordered_map<std::string, std::string> *LocalImports) const {
+  Resolved R = P.resolve(Mod, Dotted, LocalImports);
+  return R.Kind == Resolved::Class ? R.Index : -1;
+}
+
+TypeInfo TypeTable::annotation(
+    int Mod, TSNode Ann,
+    const std::unordered_map<std::string, std::string> *LocalImports) const {
+  if (ts_node_is_null(Ann))
+    return {};
+  // Read from the spelling: `Optional[C]`, `"C"`, `C | None`, `list[C]`
+  // are the same text whether the grammar made a type, a subscript, a
+  // string or a union of them. Depth is bounded: the text is the node's.
+  std::string Text = keyOf(Ann, P.Modules[Mod]->Source);
+  std::vector<std::pair<llvm::StringRef, bool>> Work; // (text, as element)
+  TypeInfo Out;
+  Work.push_back({Text, false});
+  size_t Steps = 0;
+  while (!Work.empty() && ++Steps < 64) {
+    auto [S, AsElem] = Work.back();
+    Work.pop_back();
+    if (S.size() >= 2 && (S.front() == '"' || S.front() == '\'') &&
+        S.back() == S.front())
+      S = S.drop_front().drop_back().trim();
+    std::vector<llvm::StringRef> Alts = splitTop(S, '|');
+    if (Alts.size() > 1) {
+      for (auto It = Alts.rbegin(); It != Alts.rend(); ++It)
+        if (*It != "None")
+          Work.push_back({*It, AsElem});
+      continue;
+    }
+    ClassId Found = -1;
+    if (S.ends_with("]") && S.contains('[')) {
+      size_t Open = S.find('[');
+      llvm::StringRef Head = S.take_front(Open).trim();
+      std::vector<llvm::StringRef> Args =
+          splitTop(S.slice(Open + 1, S.size() - 1), ',');
+      switch (wrapperOf(Head)) {
+      case Wrapper::Optional:
+        for (auto It = Args.rbegin(); It != Args.rend(); ++It)
+          if (*It != "None")
+            Work.push_back({*It, AsElem});
+        continue;
+      case Wrapper::Elements:
+        if (!AsElem && !Args.empty())
+          Work.push_back({Args[0], true});
+        continue;
+      case Wrapper::Values:
+        if (!AsElem && Args.size() == 2)
+          Work.push_back({Args[1], true});
+        continue;
+      case Wrapper::None:
+        if (isDotted(Head))
+          Found = classOf(Mod, Head.str(), LocalImports);
+        break;
+      }
+    } else if (isDotted(S)) {
+      Found = classOf(Mod, S.str(), LocalImports);
+    }
+    if (Found < 0)
+      continue;
+    if (AsElem && Out.Elem < 0)
+      Out.Elem = Found;
+    else if (!AsElem && Out.Cls < 0)
+      Out.Cls = Found;
+    if (Out.Cls >= 0 || Out.Elem >= 0)
+      break;
+  }
+  return Out;
+}
+
+TypeInfo TypeTable::attr(ClassId C, const std::string &Name) const {
+  std::vector<ClassId> Work{C};
+  std::unordered_set<ClassId> Seen;
+  while (!Work.empty()) {
+    ClassId K = Work.back();
+    Work.pop_back();
+    if (K < 0 || size_t(K) >= Attrs.size() || !Seen.insert(K).second)
+      continue;
+    auto It = Attrs[K].find(Name);
+    if (It != Attrs[K].end())
+      return It->second;
+    const std::vector<int> &Bs = P.Classes[K].Bases;
+    for (auto B = Bs.rbegin(); B != Bs.rend(); ++B)
+      Work.push_back(*B);
+  }
+  return {};
+}
+
+TypeInfo TypeTable::global(const std::string &Qual) const {
+  auto It = Globals.find(Qual);
+  return It == Globals.end() ? TypeInfo() : It->second;
+}
+
+TypeInfo TypeTable::returns(engine::FnId F) const {
+  return F >= 0 && size_t(F) < Returns.size() ? Returns[F] : TypeInfo();
+}
+
+void TypeTable::build() {
+  const Grammar &G = Grammar::get();
+  Attrs.assign(P.Classes.size(), {});
+  Returns.assign(P.Functions.size(), {});
+  for (size_t C = 0; C < P.Classes.size(); ++C)
+    readClass(ClassId(C));
+  for (size_t M = 0; M < P.Modules.size(); ++M)
+    if (P.Modules[M]->Tree)
+      readModule(int(M));
+  for (size_t F = 0; F < P.Functions.size(); ++F) {
+    const Function &Fn = P.Functions[F];
+    if (Fn.ModuleBody || Fn.TooDeep || Fn.Mod < 0)
+      continue;
+    Returns[F] = annotation(Fn.Mod, fieldOf(Fn.Node, LowerSyntax::get().FReturnType));
+  }
+  (void)G;
+}
+
+void TypeTable::readClass(ClassId C) {
+  const Grammar &G = Grammar::get();
+  const Class &Cl = P.Classes[C];
+  const Module &M = *P.Modules[Cl.Mod];
+  std::string_view Src = M.Source;
+  auto &Out = Attrs[C];
+  // Class-level annotations: `cache: OutputCache`, dataclass fields.
+  eachChild(fieldOf(Cl.Node, G.FBody), true, [&](TSNode S, TSFieldId) {
+    if (kindOf(S) != G.ExprStmt)
+      return;
+    TSNode A = firstChildOf(S);
+    if (kindOf(A) != G.Assignment || kindOf(fieldOf(A, G.FLeft)) != G.Identifier)
+      return;
+    TypeInfo T = annotation(Cl.Mod, fieldOf(A, G.FType));
+    if (!T.empty())
+      Out.emplace(std::string(textOf(fieldOf(A, G.FLeft), Src)), T);
+  });
+  // `self.x: C = ...` in any method; `self.x = C(...)` and `self.x = p`
+  // (p an annotated parameter) in __init__.
+  for (const auto &[MName, FIdx] : Cl.Methods) {
+    const Function &F = P.Functions[FIdx];
+    if (F.TooDeep || !F.BoundMethod || F.Params.empty())
+      continue;
+    const std::string &Self = F.Params[0];
+    bool Init = MName == "__init__";
+    std::unordered_map<std::string, TypeInfo> ParamTypes;
+    if (Init)
+      for (const ParamDecl &D : paramDecls(fieldOf(F.Node, G.FParameters), Src))
+        if (!ts_node_is_null(D.Type))
+          ParamTypes.emplace(D.Name, annotation(Cl.Mod, D.Type));
+    preorder(fieldOf(F.Node, G.FBody), [&](TSNode N) {
+      TSSymbol K = kindOf(N);
+      if (K == G.FunctionDef || K == G.ClassDef || K == G.Lambda)
+        return false;
+      if (K != G.Assignment)
+        return true;
+      TSNode Lhs = fieldOf(N, G.FLeft);
+      if (kindOf(Lhs) != G.Attribute ||
+          textOf(fieldOf(Lhs, G.FObject), Src) != Self)
+        return true;
+      std::string Attr(textOf(fieldOf(Lhs, G.FAttribute), Src));
+      TypeInfo T = annotation(Cl.Mod, fieldOf(N, G.FType));
+      TSNode R = stripParens(fieldOf(N, G.FRight));
+      if (T.empty() && Init && !ts_node_is_null(R)) {
+        TSNode Made = R;
+        bool Elem = false;
+        if (kindOf(R) == G.ListComp)
+          Made = stripParens(fieldOf(R, G.FBody)), Elem = true;
+        if (kindOf(Made) == G.Call) {
+          std::string D = dottedName(fieldOf(Made, G.FFunction), Src);
+          ClassId K2 = D.empty() ? -1 : classOf(Cl.Mod, D, nullptr);
+          (Elem ? T.Elem : T.Cls) = K2;
+        } else if (kindOf(R) == G.Identifier) {
+          auto It = ParamTypes.find(std::string(textOf(R, Src)));
+          if (It != ParamTypes.end())
+            T = It->second;
+        }
+      }
+      if (!T.empty())
+        Out.emplace(Attr, T); // the first statement wins: annotations first
+      return true;
+    });
+  }
+}
+
+void TypeTable::readModule(int Mod) {
+  const Grammar &G = Grammar::get();
+  const Module &M = *P.Modules[Mod];
+  std::string_view Src = M.Source;
+  eachChild(ts_tree_root_node(M.Tree), true, [&](TSNode S, TSFieldId) {
+    if (kindOf(S) != G.ExprStmt)
+      return;
+    TSNode A = firstChildOf(S);
+    if (kindOf(A) != G.Assignment || kindOf(fieldOf(A, G.FLeft)) != G.Identifier)
+      return;
+    TypeInfo T = annotation(Mod, fieldOf(A, G.FType));
+    TSNode R = stripParens(fieldOf(A, G.FRight));
+    if (T.empty() && kindOf(R) == G.Call) {
+      std::string D = dottedName(fieldOf(R, G.FFunction), Src);
+      if (!D.empty())
+        T.Cls = classOf(Mod, D, nullptr);
+    }
+    if (!T.empty())
+      Globals.emplace(M.Name + "." + std::string(textOf(fieldOf(A, G.FLeft), Src)), T);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// One function
+//===----------------------------------------------------------------------===//
+
+FnLowerer::FnLowerer(Package &P, const TypeTable &Types, engine::Program &Prog,
+                     engine::FnId Fn)
+    : P(P), Types(Types), Prog(Prog), FnIdx(Fn), Fn(P.Functions[Fn]),
+      Out(Prog.Functions[Fn]), B(Out), Mod(this->Fn.Mod), M(*P.Modules[Mod]),
+      Src(M.Source), Cat(*M.Cat), FnIsModule(this->Fn.ModuleBody) {}
+
+engine::SrcLoc FnLowerer::loc(TSNode N) const {
+  engine::SrcLoc L;
+  if (ts_node_is_null(N))
+    return L;
+  TSPoint Pt = ts_node_start_point(N);
+  L.File = uint32_t(Mod);
+  L.Line = Pt.row + 1;
+  L.Col = Pt.column + 1;
+  return L;
+}
+
+engine::SrcLoc FnLowerer::endLoc(TSNode N) const {
+  engine::SrcLoc L;
+  if (ts_node_is_null(N))
+    return L;
+  TSPoint Pt = ts_node_end_point(N);
+  L.File = uint32_t(Mod);
+  L.Line = Pt.row + 1;
+  L.Col = Pt.column + 1;
+  return L;
+}
+
+VarId FnLowerer::newVar(std::string Name) {
+  VarId V = B.var(std::move(Name));
+  Info.emplace_back();
+  return V;
+}
+
+VarId FnLowerer::constant(TSNode At) {
+  VarId V = temp();
+  emit(engine::Op::Const, At).Dst = V;
+  return V;
+}
+
+void FnLowerer::addClass(VarId V, TypeInfo T) {
+  if (T.Cls >= 0)
+    addUnique(info(V).Cls, T.Cls);
+  if (T.Elem >= 0)
+    addUnique(info(V).Elem, T.Elem);
+}
+
+void FnLowerer::merge(VarId Into, VarId From) {
+  if (Into == From || Into == engine::NoVar || From == engine::NoVar)
+    return;
+  VarInfo &F = info(From);
+  if (F.Cls.empty() && F.Elem.empty() && F.Fns.empty() && F.ClassObj.empty() &&
+      !F.Truth && F.View == VarInfo::NoView)
+    return;
+  VarInfo Src2 = F; // a copy: its callables are moved into Into's
+  VarInfo &I = info(Into);
+  for (ClassId C : Src2.Cls)
+    addUnique(I.Cls, C);
+  for (ClassId C : Src2.Elem)
+    addUnique(I.Elem, C);
+  for (ClassId C : Src2.ClassObj)
+    addUnique(I.ClassObj, C);
+  for (FnRef &R : Src2.Fns)
+    if (I.Fns.size() < 8 &&
+        std::none_of(I.Fns.begin(), I.Fns.end(), [&](const FnRef &X) {
+          return X.Fn == R.Fn && X.Self == R.Self && X.Pos == R.Pos;
+        }))
+      I.Fns.push_back(std::move(R));
+  I.Truth |= Src2.Truth;
+  if (Src2.View != VarInfo::NoView) {
+    I.View = Src2.View;
+    I.ViewOf = Src2.ViewOf;
+  }
+}
+
+bool FnLowerer::isSelf(TSNode N) const {
+  N = stripParens(N);
+  return SelfVar != engine::NoVar && kindOf(N) == G.Identifier &&
+         textOf(N, Src) == Out.VarNames[SelfVar] && !GlobalDecl.count(text(N));
+}
+
+bool FnLowerer::workspaceName(const std::string &Name) const {
+  std::string Lower = llvm::StringRef(Name).lower();
+  size_t Dot = Lower.rfind('.');
+  std::string Short = Dot == std::string::npos ? Lower : Lower.substr(Dot + 1);
+  return !Short.empty() &&
+         (Cat.WorkspaceNames.matches(Short) || Cat.WorkspaceNames.matches(Lower));
+}
+
+void FnLowerer::markWorkspace(VarId V, const std::string &BoundTo) {
+  auto It = LastAlloc.find(V);
+  if (It == LastAlloc.end() || !workspaceName(BoundTo))
+    return;
+  auto &Insts = Out.Blocks[It->second.first].Insts;
+  if (It->second.second < Insts.size() &&
+      Insts[It->second.second].Kind == engine::Op::Alloc &&
+      Insts[It->second.second].Alloc == engine::AllocKind::Tensor)
+    Insts[It->second.second].Alloc = engine::AllocKind::Workspace;
+}
+
+void FnLowerer::collectTargets(TSNode T) {
+  std::vector<TSNode> Work{T};
+  while (!Work.empty()) {
+    TSNode N = Work.back();
+    Work.pop_back();
+    TSSymbol K = kindOf(N);
+    if (K == G.Identifier) {
+      LocalNames.insert(text(N));
+    } else if (K == G.PatternList || K == G.TuplePattern || K == G.ListPattern ||
+               K == G.Tuple || K == G.List || K == G.ExpressionList ||
+               K == G.Parenthesized || K == G.ListSplatPattern ||
+               K == G.ListSplat) {
+      eachChild(N, true, [&](TSNode C, TSFieldId) { Work.push_back(C); });
+    }
+  }
+}
+
+void FnLowerer::collectLocals(TSNode Body) {
+  // A name bound anywhere in a function is local to all of it (Python's
+  // rule), also where it is read before the binding (a loop's back edge).
+  preorder(Body, [&](TSNode N) {
+    TSSymbol K = kindOf(N);
+    if (K == G.FunctionDef || K == G.ClassDef) {
+      LocalNames.insert(text(fieldOf(N, G.FName)));
+      return false;
+    }
+    if (K == G.Lambda || K == G.ListComp || K == G.SetComp ||
+        K == G.DictComp || K == G.GeneratorExpr)
+      return false;
+    if (K == G.Assignment || K == G.AugAssignment || K == G.For)
+      collectTargets(fieldOf(N, G.FLeft));
+    else if (K == G.NamedExpr)
+      collectTargets(fieldOf(N, G.FName));
+    else if (K == G.AsPatternTarget)
+      collectTargets(firstChildOf(N));
+    else if (K == G.Global)
+      eachChild(N, true, [&](TSNode X, TSFieldId) {
+        if (kindOf(X) == G.Identifier)
+          GlobalDecl.insert(text(X));
+      });
+    return true;
+  });
+}
+
+void FnLowerer::run() {
+  Out.Name = Fn.Class >= 0 && !FnIsModule
+                 ? P.Classes[Fn.Class].Name + "." + Fn.Name
+                 : Fn.Name;
+  Out.QualName = Fn.QualName;
+  Out.Class = FnIsModule ? -1 : Fn.Class;
+  Out.ModuleBody = FnIsModule;
+  TSNode Body = FnIsModule ? Fn.Node : fieldOf(Fn.Node, G.FBody);
+  Out.Loc = FnIsModule ? engine::SrcLoc{uint32_t(Mod), 1, 1} : loc(Fn.Node);
+  TSNode Last{};
+  eachChild(Body, true, [&](TSNode S, TSFieldId) {
+    if (kindOf(S) != G.Comment)
+      Last = S;
+  });
+  Out.EndLoc = ts_node_is_null(Last) ? loc(Body) : loc(Last);
+  if (!Out.EndLoc.valid())
+    Out.EndLoc = Out.Loc;
+  if (!FnIsModule) {
+    bool ClassMethod = Fn.BoundMethod && hasDecorator(Fn.Node, Src, "classmethod");
+    std::vector<ParamDecl> Decls = paramDecls(fieldOf(Fn.Node, G.FParameters), Src);
+    // Function::Params is the shape calls are mapped by: keep its count.
+    Decls.resize(Fn.Params.size());
+    for (size_t I = 0; I < Decls.size(); ++I) {
+      std::string Name = Decls[I].Name.empty() ? Fn.Params[I] : Decls[I].Name;
+      TypeInfo T;
+      if (I == 0 && Fn.BoundMethod && !ClassMethod)
+        T.Cls = Fn.Class;
+      else if (!ts_node_is_null(Decls[I].Type))
+        T = Types.annotation(Mod, Decls[I].Type);
+      VarId V = B.param(Name, T.Cls);
+      Info.emplace_back();
+      addClass(V, T);
+      if (I == 0 && Fn.BoundMethod && ClassMethod && Fn.Class >= 0)
+        info(V).ClassObj.push_back(Fn.Class);
+      if (I == 0 && Fn.BoundMethod && !ClassMethod)
+        SelfVar = V;
+      std::string Bare = llvm::StringRef(Name).ltrim('*').str();
+      if (!Bare.empty()) {
+        Locals[Bare] = V;
+        LocalNames.insert(Bare);
+        ParamNames.insert(Bare);
+      }
+    }
+  }
+  if (Fn.TooDeep) { // Nesting.h: nothing below the parameters is read
+    B.finish();
+    return;
+  }
+  if (!FnIsModule)
+    collectLocals(Body);
+  block(Body);
+  B.finish();
+}
+
+engine::Program tether::python::lowerPackage(Package &P) {
+  engine::Program Prog;
+  for (const auto &M : P.Modules)
+    Prog.Files.push_back(M->Path);
+  for (const Class &C : P.Classes) {
+    engine::Class EC;
+    EC.Name = C.Name;
+    EC.Bases.assign(C.Bases.begin(), C.Bases.end());
+    Prog.Classes.push_back(std::move(EC));
+  }
+  TypeTable Types(P);
+  Types.build();
+  Prog.Functions.resize(P.Functions.size());
+  for (size_t F = 0; F < P.Functions.size(); ++F) {
+    const Function &Fn = P.Functions[F];
+    if (Fn.Mod < 0 || !P.Modules[Fn.Mod]->Tree || !P.Modules[Fn.Mod]->Cat) {
+      engine::FunctionBuilder B(Prog.Functions[F]);
+      Prog.Functions[F].Name = Fn.Name;
+      Prog.Functions[F].QualName = Fn.QualName;
+      B.finish();
+      continue;
+    }
+    FnLowerer(P, Types, Prog, engine::FnId(F)).run();
+  }
+  return Prog;
+}

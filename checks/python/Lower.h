@@ -1,0 +1,27 @@
+//===- Lower.h - The Python frontend's lowering into the engine's IR ------===//
+//
+// Every function of an indexed package (and every module body) becomes an
+// engine::Function (engine/Ir.h; what it contains is docs/engine.md, "What a
+// lowering emits"). The lowering decides what names mean -- which call
+// reaches which in-tree function, which call is a weak-ref primitive, which
+// `with` opens a capture -- and nothing else: no lifetime, capture or join
+// reasoning happens here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TETHER_PYTHON_LOWER_H
+#define TETHER_PYTHON_LOWER_H
+
+#include "Model.h"
+#include "engine/Ir.h"
+
+namespace tether::python {
+
+/// Lower the whole package. FnId i is P.Functions[i] and ClassId i is
+/// P.Classes[i]; Program::Files[i] is P.Modules[i]->Path. Needs the package
+/// indexed (indexModule + adopt) with resolveBases() done; reads each
+/// module's tree and catalog, changes nothing.
+engine::Program lowerPackage(Package &P);
+
+} // namespace tether::python
+
+#endif

@@ -1,0 +1,812 @@
+//===- LowerCall.cpp - Calls: resolution, catalog meaning, arguments ------===//
+//
+// A call is, in this order: a capture predicate, a weak-ref primitive, a
+// from_blob, a region begin/end, functools.partial or a container maker of
+// the standard library; else a call of the in-tree functions its callee is
+// known to hold (with each argument mapped to its parameter); else a
+// container method on a receiver of no known class; else a call of code
+// outside the program (a Use of each argument and a tensor for its result),
+// or, for a method of a receiver whose class is not known, a call with no
+// target (its arguments escape). No callee is guessed by method name.
+//
+//===----------------------------------------------------------------------===//
+#include "LowerImpl.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace tether;
+using namespace tether::python;
+using engine::Op;
+using engine::PlaceRef;
+using engine::VarId;
+
+namespace {
+
+/// Builtins whose result holds no memory of the arguments (len(x)).
+bool isNonOpBuiltin(llvm::StringRef N) {
+  return llvm::StringSwitch<bool>(N)
+      .Cases({"len", "isinstance", "issubclass", "print", "hasattr", "id",
+              "type", "str", "int", "float", "bool", "repr", "range", "hash",
+              "format", "callable", "abs", "round", "divmod", "delattr",
+              "vars", "min", "max", "sum", "any", "all", "ord", "chr"},
+             true)
+      .Default(false);
+}
+
+/// Builtins whose result holds the argument's elements.
+bool isElementCopy(llvm::StringRef N) {
+  return N == "list" || N == "tuple" || N == "sorted" || N == "reversed" ||
+         N == "set" || N == "iter" || N == "frozenset";
+}
+
+bool isContainerMaker(llvm::StringRef Q) {
+  return Q == "dict" || Q == "collections.OrderedDict" ||
+         Q == "collections.deque" || Q == "list" || Q == "set" || Q == "tuple";
+}
+
+bool isAllocation(llvm::StringRef Last) {
+  return llvm::StringSwitch<bool>(Last)
+      .Cases({"empty", "zeros", "ones", "full", "empty_strided", "new_empty",
+              "new_zeros", "new_ones", "new_full"},
+             true)
+      .Default(false);
+}
+
+bool isContainerMethod(llvm::StringRef N) {
+  return llvm::StringSwitch<bool>(N)
+      .Cases({"append", "extend", "insert", "add", "get", "setdefault", "pop",
+              "popitem", "update", "items", "keys", "values", "clear",
+              "remove", "discard", "copy", "__getitem__", "__setitem__"},
+             true)
+      .Default(false);
+}
+
+/// Tensor methods that read metadata only (no memory, no escape).
+bool isMetadataMethod(llvm::StringRef N) {
+  return llvm::StringSwitch<bool>(N)
+      .Cases({"numel", "size", "dim", "data_ptr", "stride", "element_size",
+              "nelement", "is_contiguous", "storage_offset", "get_device",
+              "item", "tolist", "untyped_storage"},
+             true)
+      .Default(false);
+}
+
+/// torch_npu's task group / task update calls (not in the catalog, whose
+/// schema has no field for them yet): the region each opens or closes.
+bool taskRegion(llvm::StringRef Last, engine::RegionKind &K, bool &Begin) {
+  if (Last == "graph_task_group_begin" || Last == "graph_task_group_end") {
+    K = engine::RegionKind::TaskGroup;
+    Begin = Last.ends_with("begin");
+    return true;
+  }
+  if (Last == "graph_task_update_begin" || Last == "graph_task_update_end") {
+    K = engine::RegionKind::TaskUpdate;
+    Begin = Last.ends_with("begin");
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+std::vector<CallArg> FnLowerer::callArgs(TSNode Args) {
+  std::vector<CallArg> As;
+  if (ts_node_is_null(Args))
+    return As;
+  if (kindOf(Args) == G.GeneratorExpr) { // f(x for x in y)
+    CallArg A;
+    A.Whole = A.Value = Args;
+    As.push_back(A);
+    return As;
+  }
+  eachChild(Args, true, [&](TSNode C, TSFieldId) {
+    TSSymbol K = kindOf(C);
+    if (K == G.Comment)
+      return;
+    CallArg A;
+    A.Whole = A.Value = C;
+    if (K == G.KeywordArgument) {
+      A.Keyword = text(fieldOf(C, G.FName));
+      A.Value = fieldOf(C, G.FValue);
+    } else if (K == G.ListSplat || K == G.DictSplat) {
+      A.Splat = true;
+      A.Value = firstChildOf(C);
+    }
+    As.push_back(std::move(A));
+  });
+  return As;
+}
+
+void FnLowerer::lowerArgs(std::vector<CallArg> &As) {
+  for (CallArg &A : As)
+    if (A.V == engine::NoVar)
+      A.V = expr(A.Value);
+}
+
+VarId FnLowerer::call(TSNode N) {
+  // f()()...(): each link's callee is the link before it, lowered
+  // innermost first in a loop (chains of thousands of links).
+  std::vector<TSNode> Chain{N};
+  for (TSNode F = stripParens(fieldOf(N, G.FFunction)); kindOf(F) == G.Call;
+       F = stripParens(fieldOf(F, G.FFunction)))
+    Chain.push_back(F);
+  VarId R = engine::NoVar;
+  for (size_t I = Chain.size(); I-- > 0;)
+    R = callOne(Chain[I], I + 1 < Chain.size() ? R : engine::NoVar);
+  return R;
+}
+
+VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
+  TSNode F = fieldOf(N, G.FFunction);
+  std::vector<CallArg> As = callArgs(fieldOf(N, G.FArguments));
+  std::string D = CalleeV == engine::NoVar ? dottedName(F, Src) : std::string();
+  std::string Spelled = D.empty() ? key(F) : D;
+  std::string Qual = D, Method;
+  std::vector<FnRef> Refs;
+  llvm::SmallVector<engine::ClassId, 1> Ctors;
+  VarId Recv = engine::NoVar;
+  TSNode RecvNode{};
+  bool External = false; // a name outside the program (torch.relu)
+
+  // getattr(x, "a") / setattr(x, "a", v): the attribute itself.
+  if (CalleeV == engine::NoVar && kindOf(F) == G.Identifier &&
+      !isLocalName(text(F))) {
+    std::string FName = text(F);
+    TSNode Obj{};
+    std::string Attr = FName == "getattr" ? getattrName(N, Src, &Obj) : "";
+    if (!Attr.empty()) {
+      VarId Base = expr(Obj);
+      std::string Full = D.empty() ? Attr : dottedName(N, Src);
+      VarId T = temp();
+      if (Cat.CapturePredicates.matches(Full.empty() ? Attr : Full)) {
+        engine::Inst &I = emit(Op::Test, N);
+        I.Dst = T;
+        I.A = Base;
+        I.Test = engine::TestKind::CapturePredicate;
+        I.Name = Attr;
+        info(T).Truth = true;
+        return T;
+      }
+      engine::Inst &I = emit(Op::Read, N);
+      I.Dst = T;
+      I.P.Kind = PlaceRef::Field;
+      I.P.Base = Base;
+      I.P.Name = Attr;
+      I.P.Spelling = key(N);
+      return T;
+    }
+    if (FName == "setattr" && As.size() == 3 && !As[0].Splat &&
+        kindOf(As[1].Value) == G.String && constKey(As[1].Value).size() > 2) {
+      VarId Base = expr(As[0].Value);
+      VarId V = expr(As[2].Value);
+      std::string A = constKey(As[1].Value);
+      engine::Inst &I = emit(Op::Store, N);
+      I.A = V;
+      I.P.Kind = PlaceRef::Field;
+      I.P.Base = Base;
+      I.P.Name = A.substr(1, A.size() - 2);
+      I.P.Spelling = key(As[0].Value) + "." + I.P.Name;
+      return constant(N);
+    }
+  }
+
+  // What the callee stands for.
+  auto Take = [&](VarId V) {
+    Refs = info(V).Fns;
+    Ctors = info(V).ClassObj;
+  };
+  auto TakeResolved = [&](const Resolved &R) {
+    Qual = R.Qual;
+    if (R.Kind == Resolved::Function) {
+      FnRef Ref;
+      Ref.Fn = R.Index;
+      const Function &Cal = P.Functions[R.Index];
+      Ref.SkipFirst = Cal.BoundMethod &&
+                      hasDecorator(Cal.Node, P.Modules[Cal.Mod]->Source, "classmethod");
+      Refs.push_back(Ref);
+    } else if (R.Kind == Resolved::Class) {
+      Ctors.push_back(R.Index);
+    } else if (R.Kind == Resolved::Global) {
+      Take(globalRead(R.Qual, F));
+    } else {
+      External = R.Kind == Resolved::External;
+    }
+  };
+  if (CalleeV != engine::NoVar) {
+    Take(CalleeV);
+  } else if (kindOf(F) == G.Attribute) {
+    RecvNode = fieldOf(F, G.FObject);
+    Method = text(fieldOf(F, G.FAttribute));
+    TSNode RS = stripParens(RecvNode);
+    std::string Head = D.substr(0, D.find('.'));
+    if (kindOf(RS) == G.Call && dottedName(fieldOf(RS, G.FFunction), Src) == "super") {
+      int Mth = Fn.Class >= 0 ? P.findMethod(Fn.Class, Method, /*SkipSelf=*/true) : -1;
+      if (Mth >= 0) {
+        FnRef Ref;
+        Ref.Fn = Mth;
+        if (P.Functions[Mth].BoundMethod)
+          Ref.Self = SelfVar;
+        Refs.push_back(Ref);
+      } else {
+        External = true; // a base outside the program (nn.Module)
+      }
+    } else if (!D.empty() && !isLocalName(Head) && !isSelf(RecvNode) &&
+               !GlobalDecl.count(Head) &&
+               resolve(Head).Kind != Resolved::Global) {
+      TakeResolved(resolve(D));
+    } else {
+      Recv = expr(RecvNode);
+      for (engine::ClassId C : info(Recv).Cls) {
+        int Mth = P.findMethod(C, Method);
+        if (Mth < 0)
+          continue;
+        FnRef Ref;
+        Ref.Fn = Mth;
+        const Function &Cal = P.Functions[Mth];
+        bool ClassMethod =
+            Cal.BoundMethod && hasDecorator(Cal.Node, P.Modules[Cal.Mod]->Source, "classmethod");
+        if (ClassMethod)
+          Ref.SkipFirst = true;
+        else if (Cal.BoundMethod)
+          Ref.Self = Recv;
+        Refs.push_back(Ref);
+      }
+      // Cls.method(...) through a variable holding the class.
+      for (engine::ClassId C : info(Recv).ClassObj) {
+        int Mth = P.findMethod(C, Method);
+        if (Mth >= 0) {
+          FnRef Ref;
+          Ref.Fn = Mth;
+          Ref.SkipFirst = hasDecorator(P.Functions[Mth].Node,
+                                       P.Modules[P.Functions[Mth].Mod]->Source,
+                                       "classmethod");
+          Refs.push_back(Ref);
+        }
+      }
+    }
+  } else if (kindOf(F) == G.Identifier) {
+    std::string Nm = text(F);
+    if (isLocalName(Nm) || GlobalDecl.count(Nm)) {
+      Take(name(F));
+    } else if (!FnIsModule && !LocalImports.count(Nm) && Fn.Nested.count(Nm)) {
+      FnRef Ref;
+      Ref.Fn = Fn.Nested.at(Nm);
+      Refs.push_back(Ref);
+    } else {
+      TakeResolved(resolve(Nm));
+    }
+  } else {
+    CalleeV = expr(F);
+    Take(CalleeV);
+  }
+
+  llvm::StringRef Last = llvm::StringRef(Qual).rsplit('.').second;
+  if (Last.empty())
+    Last = Qual;
+
+  // Capture predicates: torch.npu.is_current_stream_capturing().
+  if (!D.empty() && (Cat.CapturePredicates.matches(Qual) ||
+                     (Refs.size() == 1 &&
+                      Cat.CapturePredicates.matches(P.Functions[Refs[0].Fn].QualName)))) {
+    lowerArgs(As);
+    VarId T = temp();
+    engine::Inst &I = emit(Op::Test, N);
+    I.Dst = T;
+    I.A = Recv;
+    I.Test = engine::TestKind::CapturePredicate;
+    I.Name = Spelled;
+    info(T).Truth = true;
+    return T;
+  }
+  // Weak-ref primitives (also when the package defines them itself).
+  if (!D.empty() && (Cat.WeakRefFunctions.matches(Qual) ||
+                     (Refs.size() == 1 &&
+                      Cat.WeakRefFunctions.matches(P.Functions[Refs[0].Fn].QualName))))
+    return weakRef(As, N, Spelled);
+  // from_blob without a deleter aliases the memory behind its pointer.
+  if (!D.empty() && Cat.BlobFunctions.matches(Qual)) {
+    bool Deleter = false;
+    for (const CallArg &A : As)
+      Deleter |= A.Keyword == "deleter";
+    CallArg *First = nullptr;
+    for (CallArg &A : As)
+      if (A.Keyword.empty() && !A.Splat && !First)
+        First = &A;
+    if (!Deleter && First) {
+      TSNode Ptr = stripParens(First->Value);
+      // from_blob(t.data_ptr(), ...): t's memory.
+      if (kindOf(Ptr) == G.Call && kindOf(fieldOf(Ptr, G.FFunction)) == G.Attribute &&
+          textOf(fieldOf(fieldOf(Ptr, G.FFunction), G.FAttribute), Src) == "data_ptr")
+        First->V = expr(fieldOf(fieldOf(Ptr, G.FFunction), G.FObject));
+      lowerArgs(As);
+      VarId W = temp();
+      engine::Inst &I = emit(Op::WeakRef, N);
+      I.Dst = W;
+      I.A = First->V;
+      I.Weak = engine::WeakKind::FromBlob;
+      I.Name = Spelled;
+      return W;
+    }
+  }
+  // Region begin/end calls: capture_begin()/capture_end(), task groups.
+  {
+    engine::RegionKind RK = engine::RegionKind::Capture;
+    bool Begin = false, Region = false;
+    if (!D.empty() && (Cat.CaptureBegins.matches(Qual) || Cat.CaptureBegins.matches(D)))
+      Region = Begin = true;
+    else if (!D.empty() && (Cat.CaptureEnds.matches(Qual) || Cat.CaptureEnds.matches(D)))
+      Region = true;
+    else if (!D.empty())
+      Region = taskRegion(Last, RK, Begin);
+    if (Region) {
+      lowerArgs(As);
+      engine::Inst &I = emit(Begin ? Op::RegionBegin : Op::RegionEnd, N);
+      I.Region = RK;
+      I.Name = Spelled;
+      return constant(N);
+    }
+  }
+  // functools.partial(f, a, k=v): f with leading arguments bound.
+  if (Qual == "functools.partial" && !As.empty() && !As[0].Splat &&
+      As[0].Keyword.empty()) {
+    lowerArgs(As);
+    VarId V = constant(N);
+    std::vector<FnRef> Bound = info(As[0].V).Fns;
+    for (FnRef &R : Bound) {
+      for (size_t I = 1; I < As.size(); ++I) {
+        if (As[I].Splat)
+          break;
+        if (As[I].Keyword.empty())
+          R.Pos.push_back(As[I].V);
+        else
+          R.Kw.emplace_back(As[I].Keyword, As[I].V);
+      }
+    }
+    info(V).Fns = std::move(Bound);
+    return V;
+  }
+  // dict.fromkeys(keys[, value]) and defaultdict(factory): containers whose
+  // slots start as that value (None when not given).
+  if (Refs.empty() && Ctors.empty() &&
+      (D == "dict.fromkeys" || (Method == "fromkeys" && Recv == engine::NoVar) ||
+       Qual == "collections.defaultdict")) {
+    bool FromKeys = Qual != "collections.defaultdict";
+    VarId C = temp();
+    engine::Inst &A = emit(Op::Alloc, N);
+    A.Dst = C;
+    A.Alloc = engine::AllocKind::Container;
+    A.Name = Spelled;
+    TSNode ValueN{};
+    if (FromKeys && As.size() >= 2)
+      ValueN = As[1].Value;
+    else if (!FromKeys && !As.empty() && kindOf(stripParens(As[0].Value)) == G.Lambda)
+      ValueN = fieldOf(stripParens(As[0].Value), G.FBody);
+    VarId V = engine::NoVar;
+    if (FromKeys && As.size() < 2) {
+      V = temp();
+      emit(Op::Null, N).Dst = V;
+    } else if (!ts_node_is_null(ValueN)) {
+      V = expr(ValueN);
+    }
+    for (size_t I = 0; I < As.size(); ++I)
+      if (!(FromKeys && I == 1) && As[I].V == engine::NoVar &&
+          kindOf(stripParens(As[I].Value)) != G.Lambda)
+        As[I].V = expr(As[I].Value);
+    if (V != engine::NoVar) {
+      engine::Inst &S = emit(Op::Store, ts_node_is_null(ValueN) ? N : ValueN);
+      S.A = V;
+      S.P.Kind = PlaceRef::Element;
+      S.P.Base = C;
+      S.P.Spelling = Spelled;
+    }
+    return C;
+  }
+  // list(x), sorted(d.items()), dict(): a fresh container (or the same view).
+  if (Refs.empty() && Ctors.empty() && kindOf(F) == G.Identifier &&
+      (isElementCopy(Qual) || isContainerMaker(Qual))) {
+    lowerArgs(As);
+    if (As.size() == 1 && !As[0].Splat && As[0].Keyword.empty() &&
+        info(As[0].V).View != VarInfo::NoView)
+      return As[0].V;
+    VarId C = temp();
+    engine::Inst &A = emit(Op::Alloc, N);
+    A.Dst = C;
+    A.Alloc = engine::AllocKind::Container;
+    A.Name = Spelled;
+    for (const CallArg &X : As) {
+      VarId E = X.V;
+      if (X.Keyword.empty()) { // the elements of an iterable
+        E = temp();
+        engine::Inst &R = emit(Op::Read, X.Whole);
+        R.Dst = E;
+        R.P.Kind = PlaceRef::Element;
+        R.P.Base = X.V;
+        R.P.Spelling = key(X.Value);
+      }
+      engine::Inst &S = emit(Op::Store, X.Whole);
+      S.A = E;
+      S.P.Kind = PlaceRef::Element;
+      S.P.Base = C;
+      S.P.Spelling = Spelled;
+      llvm::SmallVector<engine::ClassId, 1> Elem = info(X.V).Elem;
+      for (engine::ClassId K : Elem)
+        addUnique(info(C).Elem, K);
+    }
+    return C;
+  }
+  if (Refs.empty() && Ctors.empty() && kindOf(F) == G.Identifier &&
+      Qual == "enumerate" && As.size() >= 1 && !As[0].Splat) {
+    lowerArgs(As);
+    VarId V = temp();
+    copyTo(V, As[0].V, N);
+    VarInfo &I = info(V);
+    I.View = VarInfo::Enumerate;
+    I.ViewOf = As[0].V;
+    return V;
+  }
+
+  // In-tree code: constructors, then functions and methods.
+  if (!Ctors.empty() || !Refs.empty()) {
+    VarId Result = temp();
+    for (engine::ClassId C : Ctors)
+      copyTo(Result, construct(C, As, N, Spelled), N);
+    if (!Refs.empty()) {
+      VarId Dst = Ctors.empty() ? Result : temp();
+      emitCall(Dst, Refs, As, N, Spelled);
+      for (const FnRef &R : Refs)
+        addClass(Dst, Types.returns(R.Fn));
+      if (Dst != Result)
+        copyTo(Result, Dst, N);
+    }
+    return Result;
+  }
+
+  // A receiver of no known class.
+  if (Recv != engine::NoVar) {
+    VarId Out2 = engine::NoVar;
+    if (info(Recv).Cls.empty() && isContainerMethod(Method) &&
+        containerMethod(Method, Recv, RecvNode, As, N, Out2))
+      return Out2;
+    if (isMetadataMethod(Method)) {
+      lowerArgs(As);
+      return constant(N);
+    }
+    lowerArgs(As);
+    VarId T = temp();
+    engine::Inst &I = emit(Op::Call, N);
+    I.Dst = T;
+    I.Name = Spelled;
+    I.Args.push_back(Recv);
+    for (const CallArg &A : As)
+      I.Args.push_back(A.V);
+    return T;
+  }
+
+  // Code outside the program.
+  if (External && !D.empty()) {
+    std::string Head = D.substr(0, D.find('.'));
+    bool NoMemory = (kindOf(F) == G.Identifier && isNonOpBuiltin(D)) ||
+                    llvm::StringRef(Head).contains("log");
+    bool ClassLike = !Last.empty() && isupper((unsigned char)Last[0]);
+    if (ClassLike && !NoMemory) {
+      // An object of a library class: it may keep what it is given.
+      lowerArgs(As);
+      VarId T = temp();
+      engine::Inst &I = emit(Op::Call, N);
+      I.Dst = T;
+      I.Name = Spelled;
+      for (const CallArg &A : As)
+        I.Args.push_back(A.V);
+      return T;
+    }
+    return externalOp(As, N, Spelled, NoMemory);
+  }
+  // A callee of unknown meaning (a parameter, a call's result).
+  lowerArgs(As);
+  VarId T = temp();
+  engine::Inst &I = emit(Op::Call, N);
+  I.Dst = T;
+  I.Name = Spelled;
+  if (CalleeV != engine::NoVar)
+    I.Args.push_back(CalleeV);
+  for (const CallArg &A : As)
+    I.Args.push_back(A.V);
+  return T;
+}
+
+VarId FnLowerer::externalOp(std::vector<CallArg> &As, TSNode N,
+                            const std::string &Spelled, bool NoMemory) {
+  lowerArgs(As);
+  if (NoMemory)
+    return constant(N);
+  for (const CallArg &A : As) {
+    engine::Inst &I = emit(Op::Use, A.Whole);
+    I.A = A.V;
+    I.Name = Spelled;
+  }
+  llvm::StringRef Last = llvm::StringRef(Spelled).rsplit('.').second;
+  if (Last.empty())
+    Last = Spelled;
+  bool Producer = Cat.WorkspaceProducers.matches(Spelled) ||
+                  Cat.WorkspaceProducers.matches(resolve(Spelled).Qual);
+  VarId T = temp();
+  engine::Inst &I = emit(Op::Alloc, N);
+  I.Dst = T;
+  I.Name = Spelled;
+  I.Alloc = Producer ? engine::AllocKind::Workspace : engine::AllocKind::Tensor;
+  if (!Producer && isAllocation(Last)) {
+    // A size computed from this function's arguments (or its object's
+    // fields), not a maximum the caller cannot exceed.
+    bool Sized = false;
+    for (const CallArg &A : As) {
+      if (!A.Keyword.empty() || Sized)
+        continue;
+      preorder(A.Value, [&](TSNode X) {
+        if (kindOf(X) == G.Identifier && ParamNames.count(text(X)))
+          Sized = true;
+        return !Sized;
+      });
+    }
+    I.SizedByCaller = Sized;
+  }
+  if (!Producer)
+    LastAlloc[T] = {B.current(), Out.Blocks[B.current()].Insts.size() - 1};
+  return T;
+}
+
+VarId FnLowerer::weakRef(std::vector<CallArg> &As, TSNode N,
+                         const std::string &Spelled) {
+  CallArg *First = nullptr;
+  for (CallArg &A : As)
+    if (A.Keyword.empty() && !A.Splat) {
+      First = &A;
+      break;
+    }
+  if (!First) {
+    lowerArgs(As);
+    return constant(N);
+  }
+  TSNode V = stripParens(First->Value);
+  if (kindOf(V) == G.Tuple || kindOf(V) == G.List) {
+    // weak_ref_tensors((a, b)): a new container of weak references.
+    VarId C = temp();
+    engine::Inst &A = emit(Op::Alloc, V);
+    A.Dst = C;
+    A.Alloc = engine::AllocKind::Container;
+    unsigned Index = 0;
+    eachChild(V, true, [&](TSNode X, TSFieldId) {
+      if (kindOf(X) == G.Comment)
+        return;
+      VarId E = expr(X);
+      VarId W = temp();
+      engine::Inst &I = emit(Op::WeakRef, N);
+      I.Dst = W;
+      I.A = E;
+      I.Name = Spelled;
+      engine::Inst &S = emit(Op::Store, X);
+      S.A = W;
+      S.P.Kind = PlaceRef::Element;
+      S.P.Base = C;
+      if (kindOf(X) != G.ListSplat)
+        S.P.Key = std::to_string(Index);
+      S.P.Spelling = key(V);
+      ++Index;
+    });
+    First->V = C;
+    lowerArgs(As);
+    return C;
+  }
+  lowerArgs(As);
+  VarId W = temp();
+  engine::Inst &I = emit(Op::WeakRef, N);
+  I.Dst = W;
+  I.A = First->V;
+  I.Name = Spelled;
+  return W;
+}
+
+VarId FnLowerer::construct(engine::ClassId C, std::vector<CallArg> &As,
+                           TSNode N, const std::string &Spelled) {
+  VarId Obj = temp();
+  engine::Inst &A = emit(Op::Alloc, N);
+  A.Dst = Obj;
+  A.Alloc = engine::AllocKind::Object;
+  A.Class = C;
+  A.Name = Spelled;
+  addUnique(info(Obj).Cls, C);
+  int Init = P.findMethod(C, "__init__");
+  if (Init >= 0) {
+    FnRef R;
+    R.Fn = Init;
+    R.Self = Obj;
+    emitCall(engine::NoVar, {R}, As, N, P.Classes[C].Name + ".__init__");
+    return Obj;
+  }
+  // A dataclass / NamedTuple: fields take the arguments in order.
+  lowerArgs(As);
+  const Class &Cl = P.Classes[C];
+  size_t Next = 0;
+  for (const CallArg &X : As) {
+    if (X.Splat) {
+      emit(Op::Escape, X.Whole).A = X.V;
+      continue;
+    }
+    std::string Field = X.Keyword.empty()
+                            ? (Next < Cl.Fields.size() ? Cl.Fields[Next++] : "")
+                            : X.Keyword;
+    if (Field.empty())
+      continue;
+    engine::Inst &S = emit(Op::Store, X.Whole);
+    S.A = X.V;
+    S.P.Kind = PlaceRef::Field;
+    S.P.Base = Obj;
+    S.P.Name = Field;
+    S.P.Spelling = Cl.Name + "." + Field;
+  }
+  return Obj;
+}
+
+engine::CallTarget FnLowerer::target(const FnRef &R,
+                                     const std::vector<CallArg> &As) {
+  const Function &Cal = P.Functions[R.Fn];
+  const std::vector<std::string> &Ps = Cal.Params;
+  engine::CallTarget T;
+  T.Fn = R.Fn;
+  T.Args.assign(Ps.size(), engine::NoVar);
+  size_t Next = 0;
+  if (R.Self != engine::NoVar && !Ps.empty())
+    T.Args[Next++] = R.Self;
+  else if (R.SkipFirst && !Ps.empty())
+    ++Next;
+  auto Positional = [&](VarId V) {
+    if (Next < Ps.size() && Ps[Next] != "*")
+      T.Args[Next++] = V;
+  };
+  // Keywords by name; a map only for a callee with many parameters.
+  std::unordered_map<std::string, size_t> ByName;
+  if (Ps.size() > 16)
+    for (size_t J = 0; J < Ps.size(); ++J)
+      ByName.emplace(Ps[J], J);
+  auto Keyword = [&](const std::string &K, VarId V) {
+    if (Ps.size() > 16) {
+      auto It = ByName.find(K);
+      if (It != ByName.end())
+        T.Args[It->second] = V;
+      return;
+    }
+    for (size_t J = 0; J < Ps.size(); ++J)
+      if (Ps[J] == K)
+        T.Args[J] = V;
+  };
+  for (VarId V : R.Pos)
+    Positional(V);
+  bool Splatted = false;
+  for (const CallArg &A : As) {
+    if (A.Splat)
+      Splatted = true; // positions after *xs are not known
+    else if (A.Keyword.empty() && !Splatted)
+      Positional(A.V);
+  }
+  for (const auto &[K, V] : R.Kw)
+    Keyword(K, V);
+  for (const CallArg &A : As)
+    if (!A.Keyword.empty())
+      Keyword(A.Keyword, A.V);
+  return T;
+}
+
+void FnLowerer::emitCall(VarId Dst, const std::vector<FnRef> &Refs,
+                         std::vector<CallArg> &As, TSNode N,
+                         const std::string &Spelled) {
+  lowerArgs(As);
+  // *xs and **kw hand their contents to code we do not map.
+  for (const CallArg &A : As)
+    if (A.Splat)
+      emit(Op::Escape, A.Whole).A = A.V;
+  engine::Inst &I = emit(Op::Call, N);
+  I.Dst = Dst;
+  I.Name = Spelled;
+  if (!Refs.empty() && Refs[0].Self != engine::NoVar)
+    I.Args.push_back(Refs[0].Self);
+  for (const CallArg &A : As)
+    I.Args.push_back(A.V);
+  for (const FnRef &R : Refs)
+    I.Targets.push_back(target(R, As));
+}
+
+bool FnLowerer::containerMethod(const std::string &Method, VarId Recv,
+                                TSNode RecvNode, std::vector<CallArg> &As,
+                                TSNode N, VarId &Result) {
+  std::string RecvSpell = key(RecvNode);
+  auto KeyOf = [&](size_t I) {
+    if (I >= As.size() || As[I].Splat || !As[I].Keyword.empty())
+      return std::string();
+    return constKey(As[I].Value);
+  };
+  auto Place = [&](engine::Inst &I, const std::string &Key) {
+    I.P.Kind = PlaceRef::Element;
+    I.P.Base = Recv;
+    I.P.Key = Key;
+    I.P.Spelling = RecvSpell + "[" + (Key.empty() ? (As.empty() ? "" : key(As[0].Value)) : Key) + "]";
+  };
+  auto Read = [&](const std::string &Key, bool MayBeAbsent) {
+    VarId T = temp();
+    engine::Inst &I = emit(Op::Read, N);
+    I.Dst = T;
+    I.MayBeAbsent = MayBeAbsent;
+    Place(I, Key);
+    llvm::SmallVector<engine::ClassId, 1> Elem = info(Recv).Elem;
+    for (engine::ClassId C : Elem)
+      addUnique(info(T).Cls, C);
+    return T;
+  };
+  auto Store = [&](const std::string &Key, VarId V) {
+    engine::Inst &I = emit(Op::Store, N);
+    I.A = V;
+    Place(I, Key);
+  };
+  auto Clear = [&](const std::string &Key) {
+    engine::Inst &I = emit(Op::Clear, N);
+    Place(I, Key);
+  };
+  std::string K0 = KeyOf(0);
+  lowerArgs(As);
+  if (Method == "get" || Method == "__getitem__") {
+    Result = Read(K0, Method == "get");
+  } else if (Method == "setdefault") {
+    if (As.size() >= 2)
+      Store(K0, As[1].V);
+    Result = Read(K0, As.size() < 2);
+  } else if (Method == "pop" || Method == "popitem") {
+    Result = Read(Method == "pop" ? K0 : std::string(), true);
+    Clear(Method == "pop" ? K0 : std::string());
+  } else if (Method == "__setitem__") {
+    if (As.size() >= 2)
+      Store(K0, As[1].V);
+    Result = constant(N);
+  } else if (Method == "append" || Method == "add" || Method == "insert") {
+    size_t VI = Method == "insert" ? 1 : 0;
+    if (VI < As.size())
+      Store(std::string(), As[VI].V);
+    Result = constant(N);
+  } else if (Method == "extend" || Method == "update") {
+    for (const CallArg &A : As) {
+      VarId V = A.V;
+      if (A.Keyword.empty()) { // the elements of what is added
+        V = temp();
+        engine::Inst &R = emit(Op::Read, A.Whole);
+        R.Dst = V;
+        R.P.Kind = PlaceRef::Element;
+        R.P.Base = A.V;
+        R.P.Spelling = key(A.Value);
+      }
+      Store(A.Keyword.empty() ? std::string() : "'" + A.Keyword + "'", V);
+    }
+    Result = constant(N);
+  } else if (Method == "clear" || Method == "remove" || Method == "discard") {
+    Clear(std::string());
+    Result = constant(N);
+  } else if (Method == "items" || Method == "values" || Method == "keys") {
+    Result = temp();
+    copyTo(Result, Recv, N);
+    VarInfo &I = info(Result);
+    I.View = Method == "items" ? VarInfo::Items
+                               : (Method == "values" ? VarInfo::Values : VarInfo::Keys);
+    I.ViewOf = Recv;
+  } else if (Method == "copy") {
+    Result = temp();
+    engine::Inst &A = emit(Op::Alloc, N);
+    A.Dst = Result;
+    A.Alloc = engine::AllocKind::Container;
+    VarId E = Read(std::string(), false);
+    engine::Inst &S = emit(Op::Store, N);
+    S.A = E;
+    S.P.Kind = PlaceRef::Element;
+    S.P.Base = Result;
+    S.P.Spelling = key(N);
+  } else {
+    return false;
+  }
+  return true;
+}

@@ -1,0 +1,904 @@
+//===- LowerExpr.cpp - Expressions, conditions and assignments ------------===//
+//
+// Every expression is lowered into a variable holding its value (a local's
+// own variable, or a temporary). Conditions are lowered into branches.
+// Expressions recurse: the nesting budget (Nesting.h) bounds the depth.
+//
+//===----------------------------------------------------------------------===//
+#include "LowerImpl.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace tether;
+using namespace tether::python;
+using engine::Op;
+using engine::PlaceRef;
+using engine::VarId;
+
+VarId FnLowerer::local(const std::string &Name) {
+  auto It = Locals.find(Name);
+  if (It != Locals.end())
+    return It->second;
+  VarId V = newVar(Name);
+  Locals.emplace(Name, V);
+  return V;
+}
+
+void FnLowerer::copyTo(VarId Dst, VarId From, TSNode At) {
+  engine::Inst &I = emit(Op::Copy, At);
+  I.Dst = Dst;
+  I.A = From;
+  merge(Dst, From);
+}
+
+VarId FnLowerer::globalRead(const std::string &Qual, TSNode At) {
+  VarId T = temp();
+  engine::Inst &I = emit(Op::Read, At);
+  I.Dst = T;
+  I.P.Kind = PlaceRef::Global;
+  I.P.Name = Qual;
+  I.P.Spelling = key(At);
+  addClass(T, Types.global(Qual));
+  // In the module body, what this module stored there before.
+  if (FnIsModule && Qual.size() > M.Name.size() &&
+      Qual.compare(0, M.Name.size(), M.Name) == 0) {
+    auto It = GlobalVals.find(Qual.substr(M.Name.size() + 1));
+    if (It != GlobalVals.end())
+      merge(T, It->second);
+  }
+  return T;
+}
+
+std::string FnLowerer::constKey(TSNode Sub) const {
+  Sub = stripParens(Sub);
+  TSSymbol K = kindOf(Sub);
+  if (K == G.Integer || K == G.True || K == G.False || K == G.None)
+    return text(Sub);
+  if (K == G.String) {
+    bool Interp = false;
+    eachChild(Sub, true, [&](TSNode C, TSFieldId) {
+      Interp |= kindOf(C) == G.Interpolation;
+    });
+    return Interp ? std::string() : text(Sub);
+  }
+  if (K == L.UnaryOp && kindOf(stripParens(fieldOf(Sub, G.FArgument))) == G.Integer)
+    return key(Sub);
+  return {};
+}
+
+VarId FnLowerer::expr(TSNode N) {
+  if (ts_node_is_null(N))
+    return constant(N);
+  TSSymbol K = kindOf(N);
+  if (K == G.Parenthesized) {
+    TSNode In = stripParens(N);
+    return kindOf(In) == G.Parenthesized ? constant(N) : expr(In);
+  }
+  if (K == G.Identifier)
+    return name(N);
+  if (K == G.Attribute)
+    return attribute(N);
+  if (K == G.Subscript)
+    return subscript(N);
+  if (K == G.Call)
+    return call(N);
+  if (K == G.Await)
+    return expr(firstChildOf(N));
+  if (K == G.None) {
+    VarId V = temp();
+    emit(Op::Null, N).Dst = V;
+    return V;
+  }
+  if (K == G.Assignment) {
+    TSNode Lhs = fieldOf(N, G.FLeft), R = fieldOf(N, G.FRight);
+    TSNode Type = fieldOf(N, G.FType);
+    if (!ts_node_is_null(Type) && kindOf(Lhs) == G.Identifier &&
+        isLocalName(text(Lhs)))
+      addClass(local(text(Lhs)), Types.annotation(Mod, Type, &LocalImports));
+    if (ts_node_is_null(R))
+      return constant(N); // `x: int` declares, binds nothing
+    // Chained `a = b = value`: every target gets the last value.
+    std::vector<TSNode> Targets{Lhs};
+    while (kindOf(R) == G.Assignment) {
+      Targets.push_back(fieldOf(R, G.FLeft));
+      R = fieldOf(R, G.FRight);
+    }
+    TSSymbol RK = kindOf(R), LK = kindOf(Lhs);
+    if (Targets.size() == 1 && (RK == G.ExpressionList || RK == G.Tuple) &&
+        (LK == G.PatternList || LK == G.TuplePattern)) {
+      std::vector<TSNode> Ls, Rs;
+      eachChild(Lhs, true, [&](TSNode C, TSFieldId) {
+        if (kindOf(C) != G.Comment)
+          Ls.push_back(C);
+      });
+      eachChild(R, true, [&](TSNode C, TSFieldId) {
+        if (kindOf(C) != G.Comment)
+          Rs.push_back(C);
+      });
+      bool Plain = Ls.size() == Rs.size();
+      for (TSNode X : Ls)
+        Plain &= kindOf(X) != G.ListSplatPattern;
+      if (Plain) { // a, b = x, y: pairwise, all values first
+        std::vector<VarId> Vs;
+        for (TSNode X : Rs)
+          Vs.push_back(expr(X));
+        for (size_t I = 0; I < Ls.size(); ++I)
+          assign(Ls[I], Vs[I], Rs[I]);
+        return constant(N);
+      }
+    }
+    VarId V = expr(R);
+    for (TSNode T : Targets)
+      assign(T, V, R);
+    return V;
+  }
+  if (K == G.AugAssignment) {
+    // x += y: an in-place operation on x's memory (a tensor's).
+    VarId A = expr(fieldOf(N, G.FLeft)), Bv = expr(fieldOf(N, G.FRight));
+    std::string OpName = text(fieldOf(N, G.FOperator));
+    for (VarId V : {A, Bv}) {
+      engine::Inst &I = emit(Op::Use, N);
+      I.A = V;
+      I.Name = OpName;
+    }
+    return A;
+  }
+  if (K == G.NamedExpr) {
+    VarId V = expr(fieldOf(N, G.FValue));
+    assign(fieldOf(N, G.FName), V, fieldOf(N, G.FValue));
+    return V;
+  }
+  if (K == G.Conditional)
+    return conditional(N);
+  if (K == G.BooleanOp || K == G.NotOp || K == G.Comparison)
+    return boolValue(N);
+  if (K == G.ListComp || K == G.SetComp || K == G.DictComp ||
+      K == G.GeneratorExpr)
+    return comprehension(N);
+  if (K == G.Dictionary)
+    return dictionary(N);
+  if (K == G.List || K == G.Tuple || K == G.ExpressionList ||
+      kindOf(N) == ts_language_symbol_for_name(G.Lang, "set", 3, true))
+    return literal(N);
+  if (K == G.KeywordArgument)
+    return expr(fieldOf(N, G.FValue));
+  if (K == G.ListSplat || K == G.DictSplat)
+    return expr(firstChildOf(N));
+  if (K == G.Lambda)
+    return constant(N); // its body is not this function's code
+  if (K == G.String) { // an f-string's interpolations may call
+    eachChild(N, true, [&](TSNode C, TSFieldId) {
+      if (kindOf(C) == G.Interpolation)
+        expr(firstChildOf(C));
+    });
+    return constant(N);
+  }
+  if (K == G.Integer || K == L.Float || K == G.True || K == G.False ||
+      K == L.Ellipsis)
+    return constant(N);
+  // Arithmetic and anything else: its parts, for the calls in them; the
+  // value itself holds no memory the checks follow.
+  eachChild(N, true, [&](TSNode C, TSFieldId) {
+    if (kindOf(C) != G.Comment && kindOf(C) != G.Block)
+      expr(C);
+  });
+  return constant(N);
+}
+
+VarId FnLowerer::name(TSNode N) {
+  std::string Name = text(N);
+  if (GlobalDecl.count(Name) && !Scoped.count(Name))
+    return globalRead(M.Name + "." + Name, N);
+  if (isLocalName(Name))
+    return local(Name);
+  if (!FnIsModule && !LocalImports.count(Name)) {
+    auto It = Fn.Nested.find(Name);
+    if (It != Fn.Nested.end()) {
+      VarId V = constant(N);
+      FnRef R;
+      R.Fn = It->second;
+      info(V).Fns.push_back(R);
+      return V;
+    }
+  }
+  Resolved R = resolve(Name);
+  if (R.Kind == Resolved::Global)
+    return globalRead(R.Qual, N);
+  VarId V = constant(N);
+  if (R.Kind == Resolved::Function) {
+    FnRef F;
+    F.Fn = R.Index;
+    info(V).Fns.push_back(F);
+  } else if (R.Kind == Resolved::Class) {
+    info(V).ClassObj.push_back(R.Index);
+  }
+  return V;
+}
+
+/// Tensor metadata: reading it reads no memory the checks follow.
+static bool isMetadata(llvm::StringRef A) {
+  return llvm::StringSwitch<bool>(A)
+      .Cases({"shape", "dtype", "device", "ndim", "is_cuda", "layout",
+              "requires_grad", "nbytes", "itemsize", "numel", "size", "dim",
+              "data_ptr", "stride", "element_size", "nelement", "is_contiguous",
+              "storage_offset", "get_device", "is_npu"},
+             true)
+      .Default(false);
+}
+
+VarId FnLowerer::attribute(TSNode N) {
+  std::string D = dottedName(N, Src);
+  TSNode Obj = fieldOf(N, G.FObject);
+  std::string Attr = text(fieldOf(N, G.FAttribute));
+  if (!D.empty()) {
+    std::string Head = D.substr(0, D.find('.'));
+    if (!isLocalName(Head) && !isSelf(Obj) && !GlobalDecl.count(Head)) {
+      Resolved R = resolve(D);
+      if (R.Kind == Resolved::Global)
+        return globalRead(R.Qual, N);
+      if (R.Kind == Resolved::Function) {
+        VarId V = constant(N);
+        FnRef F;
+        F.Fn = R.Index;
+        // Through its class: a classmethod gets the class first.
+        const Function &Cal = P.Functions[R.Index];
+        F.SkipFirst = Cal.BoundMethod &&
+                      hasDecorator(Cal.Node, P.Modules[Cal.Mod]->Source, "classmethod");
+        info(V).Fns.push_back(F);
+        return V;
+      }
+      if (R.Kind == Resolved::Class) {
+        VarId V = constant(N);
+        info(V).ClassObj.push_back(R.Index);
+        return V;
+      }
+      if (R.Kind == Resolved::Module)
+        return constant(N);
+      // `Cls.attr`: a class-level static.
+      std::string Owner = D.substr(0, D.rfind('.'));
+      if (resolve(Owner).Kind == Resolved::Class)
+        return globalRead(R.Qual, N);
+      // An attribute of a module-level object goes through the object;
+      // anything else external (torch.float16) is no memory of ours.
+      if (resolve(Head).Kind != Resolved::Global) {
+        if (Cat.CapturePredicates.matches(D) || Cat.CapturePredicates.matches(R.Qual)) {
+          VarId T = temp();
+          engine::Inst &I = emit(Op::Test, N);
+          I.Dst = T;
+          I.Test = engine::TestKind::CapturePredicate;
+          I.Name = D;
+          info(T).Truth = true;
+          return T;
+        }
+        return constant(N);
+      }
+    }
+  }
+  VarId Base = expr(Obj);
+  // `ctx.capturing`, `get_forward_context().capturing`.
+  if (Cat.CapturePredicates.matches(D.empty() ? Attr : D)) {
+    VarId T = temp();
+    engine::Inst &I = emit(Op::Test, N);
+    I.Dst = T;
+    I.A = Base;
+    I.Test = engine::TestKind::CapturePredicate;
+    I.Name = D.empty() ? Attr : D;
+    info(T).Truth = true;
+    return T;
+  }
+  const VarInfo &BI = info(Base);
+  // A method read off an instance of a known class: a bound method.
+  std::vector<FnRef> Methods;
+  for (engine::ClassId C : BI.Cls) {
+    int Mth = P.findMethod(C, Attr);
+    if (Mth >= 0) {
+      FnRef F;
+      F.Fn = Mth;
+      const Function &Cal = P.Functions[Mth];
+      if (Cal.BoundMethod)
+        F.Self = Base;
+      Methods.push_back(F);
+    }
+  }
+  if (!Methods.empty()) {
+    VarId V = constant(N);
+    info(V).Fns = std::move(Methods);
+    return V;
+  }
+  if (BI.Cls.empty() && isMetadata(Attr))
+    return constant(N);
+  VarId T = temp();
+  engine::Inst &I = emit(Op::Read, N);
+  I.Dst = T;
+  I.P.Kind = PlaceRef::Field;
+  I.P.Base = Base;
+  I.P.Name = Attr;
+  I.P.Spelling = key(N);
+  llvm::SmallVector<engine::ClassId, 1> Cls = info(Base).Cls;
+  for (engine::ClassId C : Cls)
+    addClass(T, Types.attr(C, Attr));
+  return T;
+}
+
+VarId FnLowerer::subscript(TSNode N) {
+  VarId Base = expr(fieldOf(N, G.FValue));
+  std::string Key;
+  unsigned Subs = 0;
+  eachChild(N, true, [&](TSNode C, TSFieldId F) {
+    if (F != G.FSubscript)
+      return;
+    ++Subs;
+    Key = constKey(C);
+    if (Key.empty())
+      expr(C);
+  });
+  if (Subs != 1)
+    Key.clear();
+  VarId T = temp();
+  engine::Inst &I = emit(Op::Read, N);
+  I.Dst = T;
+  I.P.Kind = PlaceRef::Element;
+  I.P.Base = Base;
+  I.P.Key = Key;
+  I.P.Spelling = key(N);
+  llvm::SmallVector<engine::ClassId, 1> Elem = info(Base).Elem;
+  for (engine::ClassId C : Elem)
+    addUnique(info(T).Cls, C);
+  return T;
+}
+
+VarId FnLowerer::literal(TSNode N) {
+  // A list, tuple or set literal: a fresh container holding its elements
+  // (a list's and a tuple's at their constant index).
+  bool Indexed = kindOf(N) != ts_language_symbol_for_name(G.Lang, "set", 3, true);
+  VarId C = temp();
+  engine::Inst &A = emit(Op::Alloc, N);
+  A.Dst = C;
+  A.Alloc = engine::AllocKind::Container;
+  unsigned Index = 0;
+  bool Splatted = false;
+  eachChild(N, true, [&](TSNode X, TSFieldId) {
+    TSSymbol K = kindOf(X);
+    if (K == G.Comment)
+      return;
+    VarId V;
+    if (K == G.ListSplat) {
+      VarId From = expr(firstChildOf(X));
+      V = temp();
+      engine::Inst &R = emit(Op::Read, X);
+      R.Dst = V;
+      R.P.Kind = PlaceRef::Element;
+      R.P.Base = From;
+      R.P.Spelling = key(firstChildOf(X));
+      Splatted = true; // the indices after it are not known
+    } else {
+      V = expr(X);
+    }
+    engine::Inst &S = emit(Op::Store, X);
+    S.A = V;
+    S.P.Kind = PlaceRef::Element;
+    S.P.Base = C;
+    if (Indexed && !Splatted && K != G.ListSplat)
+      S.P.Key = std::to_string(Index);
+    S.P.Spelling = key(N);
+    ++Index;
+    llvm::SmallVector<engine::ClassId, 1> Cls = info(V).Cls;
+    for (engine::ClassId K2 : Cls)
+      addUnique(info(C).Elem, K2);
+  });
+  return C;
+}
+
+VarId FnLowerer::dictionary(TSNode N) {
+  VarId C = temp();
+  engine::Inst &A = emit(Op::Alloc, N);
+  A.Dst = C;
+  A.Alloc = engine::AllocKind::Container;
+  eachChild(N, true, [&](TSNode X, TSFieldId) {
+    TSSymbol K = kindOf(X);
+    std::string Key;
+    VarId V;
+    TSNode At = X;
+    if (K == G.Pair) {
+      TSNode KN = fieldOf(X, G.FKey);
+      Key = constKey(KN);
+      if (Key.empty())
+        expr(KN);
+      At = fieldOf(X, G.FValue);
+      V = expr(At);
+    } else if (K == G.DictSplat) {
+      VarId From = expr(firstChildOf(X));
+      V = temp();
+      engine::Inst &R = emit(Op::Read, X);
+      R.Dst = V;
+      R.P.Kind = PlaceRef::Element;
+      R.P.Base = From;
+      R.P.Spelling = key(firstChildOf(X));
+    } else {
+      return;
+    }
+    engine::Inst &S = emit(Op::Store, At);
+    S.A = V;
+    S.P.Kind = PlaceRef::Element;
+    S.P.Base = C;
+    S.P.Key = Key;
+    S.P.Spelling = key(N);
+    llvm::SmallVector<engine::ClassId, 1> Cls = info(V).Cls;
+    for (engine::ClassId K2 : Cls)
+      addUnique(info(C).Elem, K2);
+  });
+  return C;
+}
+
+VarId FnLowerer::comprehension(TSNode N) {
+  // A loop that fills a fresh container; its variables are its own.
+  VarId C = temp();
+  engine::Inst &A = emit(Op::Alloc, N);
+  A.Dst = C;
+  A.Alloc = engine::AllocKind::Container;
+  std::vector<TSNode> Clauses;
+  eachChild(N, true, [&](TSNode X, TSFieldId) {
+    if (kindOf(X) == G.ForIn || kindOf(X) == G.IfClause)
+      Clauses.push_back(X);
+  });
+  // Shadow the names its targets bind, restored after.
+  std::vector<std::pair<std::string, VarId>> Saved;
+  std::vector<std::string> NewScoped;
+  std::unordered_set<std::string> Before;
+  std::swap(Before, LocalNames);
+  for (TSNode X : Clauses)
+    if (kindOf(X) == G.ForIn)
+      collectTargets(fieldOf(X, G.FLeft));
+  std::swap(Before, LocalNames); // Before: the names the targets bind
+  uint32_t Head = B.block(), Body = B.block(), Exit = B.block();
+  bool First = true;
+  VarId FirstIter = engine::NoVar;
+  for (TSNode X : Clauses) // the first iterable is read outside its scope
+    if (kindOf(X) == G.ForIn && First) {
+      FirstIter = expr(fieldOf(X, G.FRight));
+      First = false;
+    }
+  for (const std::string &Nm : Before) {
+    auto It = Locals.find(Nm);
+    Saved.emplace_back(Nm, It == Locals.end() ? engine::NoVar : It->second);
+    if (It != Locals.end())
+      Locals.erase(It);
+    if (Scoped.insert(Nm).second)
+      NewScoped.push_back(Nm);
+  }
+  B.jump(Head);
+  B.setBlock(Head);
+  B.branch(constant(N), Body, Exit, loc(N));
+  B.setBlock(Body);
+  First = true;
+  for (TSNode X : Clauses) {
+    if (kindOf(X) == G.ForIn) {
+      VarId It = First ? FirstIter : expr(fieldOf(X, G.FRight));
+      First = false;
+      TSNode T = fieldOf(X, G.FLeft);
+      bindElement(T, It, T);
+    } else {
+      uint32_t Pass = B.block();
+      cond(firstChildOf(X), Pass, Head);
+      B.setBlock(Pass);
+    }
+  }
+  TSNode BodyN = fieldOf(N, G.FBody);
+  std::string Key;
+  VarId V;
+  TSNode At = BodyN;
+  if (kindOf(N) == G.DictComp && kindOf(BodyN) == G.Pair) {
+    TSNode KN = fieldOf(BodyN, G.FKey);
+    Key = constKey(KN);
+    if (Key.empty())
+      expr(KN);
+    At = fieldOf(BodyN, G.FValue);
+    V = expr(At);
+  } else {
+    V = expr(BodyN);
+  }
+  engine::Inst &S = emit(Op::Store, At);
+  S.A = V;
+  S.P.Kind = PlaceRef::Element;
+  S.P.Base = C;
+  S.P.Key = Key;
+  S.P.Spelling = key(N);
+  llvm::SmallVector<engine::ClassId, 1> Cls = info(V).Cls;
+  for (engine::ClassId K2 : Cls)
+    addUnique(info(C).Elem, K2);
+  B.jump(Head);
+  B.setBlock(Exit);
+  for (auto &[Nm, Old] : Saved) {
+    Locals.erase(Nm);
+    if (Old != engine::NoVar)
+      Locals.emplace(Nm, Old);
+  }
+  for (const std::string &Nm : NewScoped)
+    Scoped.erase(Nm);
+  return C;
+}
+
+VarId FnLowerer::conditional(TSNode N) {
+  std::vector<TSNode> Parts;
+  eachChild(N, true, [&](TSNode C, TSFieldId) {
+    if (kindOf(C) != G.Comment)
+      Parts.push_back(C);
+  });
+  if (Parts.size() != 3) {
+    for (TSNode X : Parts)
+      expr(X);
+    return constant(N);
+  }
+  VarId R = temp();
+  uint32_t T = B.block(), F = B.block(), J = B.block();
+  cond(Parts[1], T, F);
+  B.setBlock(T);
+  VarId A = expr(Parts[0]);
+  copyTo(R, A, Parts[0]);
+  B.jump(J);
+  B.setBlock(F);
+  VarId Bv = expr(Parts[2]);
+  copyTo(R, Bv, Parts[2]);
+  B.jump(J);
+  B.setBlock(J);
+  return R;
+}
+
+VarId FnLowerer::boolValue(TSNode N) {
+  TSSymbol K = kindOf(N);
+  if (K == G.NotOp) {
+    VarId A = expr(fieldOf(N, G.FArgument));
+    VarId T = temp();
+    engine::Inst &I = emit(Op::Not, N);
+    I.Dst = T;
+    I.A = A;
+    info(T).Truth = true;
+    return T;
+  }
+  if (K == G.Comparison) {
+    bool Neg = false;
+    VarId T = comparisonTest(N, Neg);
+    if (T == engine::NoVar)
+      return constant(N);
+    if (!Neg)
+      return T;
+    VarId NT = temp();
+    engine::Inst &I = emit(Op::Not, N);
+    I.Dst = NT;
+    I.A = T;
+    info(NT).Truth = true;
+    return NT;
+  }
+  // `a or b` / `a and b`: the value of one operand or the other.
+  VarId R = temp();
+  TSNode Lhs = fieldOf(N, G.FLeft), Rhs = fieldOf(N, G.FRight);
+  bool Or = text(fieldOf(N, G.FOperator)) == "or";
+  VarId A = expr(Lhs);
+  copyTo(R, A, Lhs);
+  uint32_t Other = B.block(), J = B.block();
+  if (Or)
+    branchOn(A, Lhs, J, Other);
+  else
+    branchOn(A, Lhs, Other, J);
+  B.setBlock(Other);
+  VarId Bv = expr(Rhs);
+  copyTo(R, Bv, Rhs);
+  B.jump(J);
+  B.setBlock(J);
+  return R;
+}
+
+void FnLowerer::branchOn(VarId V, TSNode N, uint32_t T, uint32_t F) {
+  N = stripParens(N);
+  TSSymbol K = kindOf(N);
+  if (!info(V).Truth &&
+      (K == G.Identifier || K == G.Attribute || K == G.Subscript)) {
+    // `if x:` -- x holds something, so x is not None.
+    VarId Null = temp();
+    engine::Inst &I = emit(Op::Test, N);
+    I.Dst = Null;
+    I.A = V;
+    I.Test = engine::TestKind::IsNull;
+    info(Null).Truth = true;
+    B.branch(Null, F, T, loc(N));
+    return;
+  }
+  B.branch(V, T, F, loc(N));
+}
+
+void FnLowerer::cond(TSNode N, uint32_t T, uint32_t F) {
+  N = stripParens(N);
+  TSSymbol K = kindOf(N);
+  if (K == G.NotOp) {
+    cond(fieldOf(N, G.FArgument), F, T);
+    return;
+  }
+  if (K == G.BooleanOp) {
+    uint32_t Mid = B.block();
+    if (text(fieldOf(N, G.FOperator)) == "and")
+      cond(fieldOf(N, G.FLeft), Mid, F);
+    else
+      cond(fieldOf(N, G.FLeft), T, Mid);
+    B.setBlock(Mid);
+    cond(fieldOf(N, G.FRight), T, F);
+    return;
+  }
+  if (K == G.Comparison) {
+    bool Neg = false;
+    VarId V = comparisonTest(N, Neg);
+    if (V == engine::NoVar)
+      V = constant(N);
+    B.branch(V, Neg ? F : T, Neg ? T : F, loc(N));
+    return;
+  }
+  if (ts_node_is_null(N)) {
+    B.branch(constant(N), T, F, loc(N));
+    return;
+  }
+  branchOn(expr(N), N, T, F);
+}
+
+/// The receiver of a size read (`x.numel()`, `x.shape[0]`, `x.size(1)`,
+/// `x.nbytes`), or a null node.
+static TSNode sizeReceiver(TSNode O, std::string_view Src) {
+  const Grammar &G = Grammar::get();
+  for (unsigned Steps = 0; Steps < 8; ++Steps) {
+    O = stripParens(O);
+    TSSymbol K = kindOf(O);
+    if (K == G.Subscript) {
+      O = fieldOf(O, G.FValue);
+      continue;
+    }
+    if (K == G.Call)
+      O = fieldOf(O, G.FFunction);
+    if (kindOf(O) != G.Attribute)
+      return {};
+    std::string_view A = textOf(fieldOf(O, G.FAttribute), Src);
+    if (A == "numel" || A == "size" || A == "shape" || A == "nbytes" ||
+        A == "nelement")
+      return fieldOf(O, G.FObject);
+    return {};
+  }
+  return {};
+}
+
+VarId FnLowerer::comparisonTest(TSNode N, bool &Neg) {
+  std::vector<TSNode> Operands;
+  std::vector<std::string> Ops;
+  eachChild(N, false, [&](TSNode X, TSFieldId) {
+    if (ts_node_is_named(X)) {
+      if (kindOf(X) != G.Comment)
+        Operands.push_back(X);
+    } else {
+      Ops.push_back(ts_node_type(X));
+    }
+  });
+  std::vector<std::string> Merged; // "is not" / "not in" come as two tokens
+  for (size_t I = 0; I < Ops.size(); ++I) {
+    if (I + 1 < Ops.size() && Ops[I] == "is" && Ops[I + 1] == "not")
+      Merged.push_back("is not"), ++I;
+    else if (I + 1 < Ops.size() && Ops[I] == "not" && Ops[I + 1] == "in")
+      Merged.push_back("not in"), ++I;
+    else
+      Merged.push_back(Ops[I]);
+  }
+  Neg = false;
+  if (Operands.size() == 2 && Merged.size() == 1) {
+    TSNode Lhs = Operands[0], Rhs = Operands[1];
+    const std::string &O = Merged[0];
+    bool RNone = kindOf(stripParens(Rhs)) == G.None;
+    bool LNone = kindOf(stripParens(Lhs)) == G.None;
+    if ((RNone || LNone) &&
+        (O == "is" || O == "==" || O == "is not" || O == "!=")) {
+      VarId Subject = expr(RNone ? Lhs : Rhs);
+      VarId T = temp();
+      engine::Inst &I = emit(Op::Test, N);
+      I.Dst = T;
+      I.A = Subject;
+      I.Test = engine::TestKind::IsNull;
+      info(T).Truth = true;
+      Neg = O == "is not" || O == "!=";
+      return T;
+    }
+    if (O == "in" || O == "not in") {
+      std::string Key = constKey(Lhs);
+      if (Key.empty())
+        expr(Lhs);
+      VarId C = expr(Rhs);
+      VarId T = temp();
+      engine::Inst &I = emit(Op::Test, N);
+      I.Dst = T;
+      I.Test = engine::TestKind::PlaceEmpty;
+      I.P.Kind = PlaceRef::Element;
+      I.P.Base = C;
+      I.P.Key = Key;
+      I.P.Spelling = key(Rhs);
+      info(T).Truth = true;
+      Neg = O == "in";
+      return T;
+    }
+    TSNode SL = sizeReceiver(Lhs, Src), SR = sizeReceiver(Rhs, Src);
+    if (!ts_node_is_null(SL) || !ts_node_is_null(SR)) {
+      VarId Of = expr(ts_node_is_null(SL) ? SR : SL);
+      TSNode Other = ts_node_is_null(SL) ? Lhs : Rhs;
+      if (!ts_node_is_null(SL) && !ts_node_is_null(SR))
+        expr(SR);
+      else
+        expr(Other);
+      VarId T = temp();
+      engine::Inst &I = emit(Op::Test, N);
+      I.Dst = T;
+      I.A = Of;
+      I.Test = engine::TestKind::SizeCheck;
+      info(T).Truth = true;
+      return T;
+    }
+  }
+  for (TSNode O : Operands)
+    expr(O);
+  return engine::NoVar;
+}
+
+void FnLowerer::bindName(const std::string &Name, VarId V, TSNode At) {
+  if (isLocalName(Name) || (!FnIsModule && !GlobalDecl.count(Name))) {
+    VarId X = local(Name);
+    LocalNames.insert(Name);
+    if (X != V)
+      copyTo(X, V, At);
+    markWorkspace(V, Name);
+    return;
+  }
+  engine::Inst &I = emit(Op::Store, At);
+  I.A = V;
+  I.P.Kind = PlaceRef::Global;
+  I.P.Name = M.Name + "." + Name;
+  I.P.Spelling = Name;
+  markWorkspace(V, Name);
+  if (FnIsModule) {
+    auto [It, New] = GlobalVals.emplace(Name, V);
+    if (!New) {
+      VarId Acc = It->second;
+      if (Acc != V) { // several stores: a variable that unites them
+        VarId U = temp();
+        merge(U, Acc);
+        merge(U, V);
+        It->second = U;
+      }
+    }
+  }
+}
+
+void FnLowerer::assign(TSNode Target, VarId V, TSNode Value) {
+  (void)Value;
+  Target = stripParens(Target);
+  TSSymbol K = kindOf(Target);
+  if (K == G.Identifier) {
+    bindName(text(Target), V, Target);
+    return;
+  }
+  if (K == G.Attribute) {
+    TSNode Obj = fieldOf(Target, G.FObject);
+    std::string Attr = text(fieldOf(Target, G.FAttribute));
+    std::string D = dottedName(Target, Src);
+    engine::Inst *I = nullptr;
+    if (!D.empty()) {
+      std::string Head = D.substr(0, D.find('.'));
+      if (!isLocalName(Head) && !isSelf(Obj) && !GlobalDecl.count(Head)) {
+        Resolved R = resolve(D);
+        std::string Owner = D.substr(0, D.rfind('.'));
+        Resolved::KindT OK = resolve(Owner).Kind;
+        if (R.Kind == Resolved::Global || OK == Resolved::Class ||
+            OK == Resolved::Module) {
+          I = &emit(Op::Store, Target); // mod.G = v, Cls.attr = v
+          I->P.Kind = PlaceRef::Global;
+          I->P.Name = R.Qual;
+        }
+      }
+    }
+    if (!I) {
+      VarId Base = expr(Obj);
+      I = &emit(Op::Store, Target);
+      I->P.Kind = PlaceRef::Field;
+      I->P.Base = Base;
+      I->P.Name = Attr;
+    }
+    I->A = V;
+    I->P.Spelling = key(Target);
+    markWorkspace(V, Attr);
+    return;
+  }
+  if (K == G.Subscript) {
+    TSNode BaseN = fieldOf(Target, G.FValue);
+    VarId Base = expr(BaseN);
+    std::string Key;
+    unsigned Subs = 0;
+    eachChild(Target, true, [&](TSNode C, TSFieldId F) {
+      if (F != G.FSubscript)
+        return;
+      ++Subs;
+      Key = constKey(C);
+      if (Key.empty())
+        expr(C);
+    });
+    if (Subs != 1)
+      Key.clear();
+    engine::Inst &I = emit(Op::Store, Target);
+    I.A = V;
+    I.P.Kind = PlaceRef::Element;
+    I.P.Base = Base;
+    I.P.Key = Key;
+    I.P.Spelling = key(Target);
+    std::string D = dottedName(BaseN, Src);
+    markWorkspace(V, D.empty() ? key(BaseN) : D);
+    return;
+  }
+  if (K == G.PatternList || K == G.TuplePattern || K == G.ListPattern ||
+      K == G.Tuple || K == G.List || K == G.ExpressionList) {
+    // a, b = v: each target an element of v.
+    unsigned Index = 0;
+    bool Splatted = false;
+    eachChild(Target, true, [&](TSNode C, TSFieldId) {
+      TSSymbol CK = kindOf(C);
+      if (CK == G.Comment)
+        return;
+      bool Splat = CK == G.ListSplatPattern || CK == G.ListSplat;
+      Splatted |= Splat;
+      VarId E = temp();
+      engine::Inst &R = emit(Op::Read, C);
+      R.Dst = E;
+      R.P.Kind = PlaceRef::Element;
+      R.P.Base = V;
+      if (!Splatted)
+        R.P.Key = std::to_string(Index);
+      R.P.Spelling = key(Target);
+      ++Index;
+      llvm::SmallVector<engine::ClassId, 1> Elem = info(V).Elem;
+      for (engine::ClassId X : Elem)
+        addUnique(info(E).Cls, X);
+      assign(Splat ? firstChildOf(C) : C, E, TSNode{});
+    });
+    return;
+  }
+  if (K == G.ListSplatPattern || K == G.ListSplat)
+    assign(firstChildOf(Target), V, TSNode{});
+  // Anything else cannot be assigned to (a syntax error CPython reports).
+}
+
+void FnLowerer::bindElement(TSNode Target, VarId Iter, TSNode At) {
+  const VarInfo &I = info(Iter);
+  VarId From = I.View != VarInfo::NoView ? I.ViewOf : Iter;
+  VarInfo::ViewT View = I.View;
+  TSNode T = stripParens(Target);
+  TSSymbol K = kindOf(T);
+  bool Pair = K == G.PatternList || K == G.TuplePattern || K == G.Tuple ||
+              K == G.ListPattern;
+  auto Element = [&](TSNode Where) {
+    VarId E = temp();
+    engine::Inst &R = emit(Op::Read, Where);
+    R.Dst = E;
+    R.P.Kind = PlaceRef::Element;
+    R.P.Base = From;
+    R.P.Spelling = From == engine::NoVar ? std::string() : Out.VarNames[From];
+    llvm::SmallVector<engine::ClassId, 1> Elem = info(From).Elem;
+    for (engine::ClassId X : Elem)
+      addUnique(info(E).Cls, X);
+    return E;
+  };
+  if (View == VarInfo::Keys) {
+    assign(Target, constant(At), TSNode{});
+    return;
+  }
+  if ((View == VarInfo::Items || View == VarInfo::Enumerate) && Pair) {
+    // for k, v in d.items() / for i, x in enumerate(xs)
+    std::vector<TSNode> Parts;
+    eachChild(T, true, [&](TSNode C, TSFieldId) {
+      if (kindOf(C) != G.Comment)
+        Parts.push_back(C);
+    });
+    for (size_t J = 0; J < Parts.size(); ++J)
+      assign(Parts[J], J == 1 ? Element(Parts[J]) : constant(Parts[J]), TSNode{});
+    return;
+  }
+  assign(Target, Element(At), TSNode{});
+}

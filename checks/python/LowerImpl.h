@@ -1,0 +1,262 @@
+//===- LowerImpl.h - What the lowering's files share ----------------------===//
+//
+// TypeTable: the in-tree classes the code states for attributes, globals,
+// parameters and returns (annotations, constructors assigned in __init__),
+// computed once per package before any function is lowered.
+// FnLowerer: one function's lowering; its statements are in LowerStmt.cpp,
+// its expressions in LowerExpr.cpp, its calls in LowerCall.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TETHER_PYTHON_LOWERIMPL_H
+#define TETHER_PYTHON_LOWERIMPL_H
+
+#include "Lower.h"
+#include "NodeAccess.h"
+#include "engine/Builder.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace tether::python {
+
+/// Grammar symbols and fields only the lowering needs.
+struct LowerSyntax {
+  TSSymbol BinaryOp, UnaryOp, GenericType, UnionType, MemberType, TypeParam,
+      Float, Ellipsis, Nonlocal, KeywordSeparator, PositionalSeparator,
+      ConcatenatedString, Pass;
+  TSFieldId FReturnType;
+  static const LowerSyntax &get();
+};
+
+/// What the code states about a value's class: an instance of Cls, or a
+/// container whose elements are instances of Elem.
+struct TypeInfo {
+  engine::ClassId Cls = -1;
+  engine::ClassId Elem = -1;
+  bool empty() const { return Cls < 0 && Elem < 0; }
+};
+
+class TypeTable {
+public:
+  explicit TypeTable(Package &P) : P(P) {}
+  /// Read every class body, __init__ and module top level once.
+  void build();
+  /// The class an annotation names: `C`, `"C"`, `Optional[C]`, `C | None`,
+  /// elements of `list[C]`, values of `dict[K, C]`.
+  TypeInfo annotation(int Mod, TSNode Ann,
+                      const std::unordered_map<std::string, std::string>
+                          *LocalImports = nullptr) const;
+  /// Attribute Name of an instance of C (or of its bases).
+  TypeInfo attr(engine::ClassId C, const std::string &Name) const;
+  TypeInfo global(const std::string &Qual) const;
+  TypeInfo returns(engine::FnId F) const;
+
+private:
+  void readClass(engine::ClassId C);
+  void readModule(int Mod);
+  engine::ClassId classOf(int Mod, const std::string &Dotted,
+                          const std::unordered_map<std::string, std::string>
+                              *LocalImports) const;
+  Package &P;
+  std::vector<std::unordered_map<std::string, TypeInfo>> Attrs;
+  std::unordered_map<std::string, TypeInfo> Globals;
+  std::vector<TypeInfo> Returns;
+};
+
+/// The parameters of a definition as Function::Params lists them (one entry
+/// each, `*args`, `**kwargs` and a bare `*` included), with their spelling
+/// and annotation.
+struct ParamDecl {
+  std::string Name; ///< As spelled ("x", "*args", "*").
+  TSNode Type{};    ///< The annotation, or a null node.
+};
+std::vector<ParamDecl> paramDecls(TSNode Params, std::string_view Src);
+/// Whether a definition carries the decorator Name (`@classmethod`).
+bool hasDecorator(TSNode Def, std::string_view Src, llvm::StringRef Name);
+
+/// A callable held in a variable: an in-tree function, maybe bound to a
+/// receiver (a bound method) or to leading arguments (functools.partial).
+struct FnRef {
+  engine::FnId Fn = -1;
+  engine::VarId Self = engine::NoVar; ///< Bound receiver, for parameter 0.
+  bool SkipFirst = false; ///< A classmethod: parameter 0 is the class.
+  std::vector<engine::VarId> Pos;
+  std::vector<std::pair<std::string, engine::VarId>> Kw;
+};
+
+/// What the lowering knows of a variable (never the engine's business).
+struct VarInfo {
+  llvm::SmallVector<engine::ClassId, 1> Cls;  ///< Instance of.
+  llvm::SmallVector<engine::ClassId, 1> Elem; ///< Elements are instances of.
+  std::vector<FnRef> Fns;                     ///< Callables it holds.
+  llvm::SmallVector<engine::ClassId, 1> ClassObj; ///< Classes it holds.
+  bool Truth = false; ///< Made by a Test / Not: a truth value.
+  /// A view of a container (`d.items()`, `enumerate(xs)`): iterating it
+  /// visits ViewOf's elements.
+  enum ViewT : uint8_t { NoView, Values, Items, Keys, Enumerate } View = NoView;
+  engine::VarId ViewOf = engine::NoVar; ///< The container a view is of.
+};
+
+/// Append X to a small set (a value is rarely of more classes than 8).
+template <typename T, typename U> void addUnique(T &Vec, const U &X) {
+  if (Vec.size() < 8 && std::find(Vec.begin(), Vec.end(), X) == Vec.end())
+    Vec.push_back(X);
+}
+
+/// An argument of a call as written.
+struct CallArg {
+  TSNode Whole{}; ///< With its keyword.
+  TSNode Value{};
+  std::string Keyword;
+  bool Splat = false;
+  engine::VarId V = engine::NoVar;
+};
+
+class FnLowerer {
+public:
+  FnLowerer(Package &P, const TypeTable &Types, engine::Program &Prog,
+            engine::FnId Fn);
+  void run();
+
+private:
+  // --- statements (LowerStmt.cpp) -------------------------------------
+  void block(TSNode Block);
+  void stmt(TSNode S, TSNode Next);
+  void ifChain(TSNode If);
+  void forLoop(TSNode S);
+  void whileLoop(TSNode S);
+  void tryStmt(TSNode S);
+  void withStmt(TSNode S, TSNode Next);
+  void returnStmt(TSNode S);
+  void raiseStmt(TSNode S);
+  void deleteStmt(TSNode S);
+  void importStmt(TSNode S);
+  void matchStmt(TSNode S);
+  /// Close the regions opened since depth Depth (a return, raise, break or
+  /// continue leaves them).
+  void leaveRegions(size_t Depth, engine::SrcLoc At);
+
+  // --- expressions (LowerExpr.cpp) ------------------------------------
+  engine::VarId expr(TSNode N);
+  engine::VarId name(TSNode N);
+  engine::VarId attribute(TSNode N);
+  engine::VarId subscript(TSNode N);
+  engine::VarId literal(TSNode N);
+  engine::VarId dictionary(TSNode N);
+  engine::VarId comprehension(TSNode N);
+  engine::VarId conditional(TSNode N);
+  engine::VarId boolValue(TSNode N);
+  /// Branch to T when N holds, else to F (short-circuit `and`/`or`/`not`).
+  void cond(TSNode N, uint32_t T, uint32_t F);
+  /// A Test for a comparison it can read, or NoVar.
+  engine::VarId comparisonTest(TSNode N, bool &Negated);
+  void assign(TSNode Target, engine::VarId V, TSNode Value);
+  void bindName(const std::string &Name, engine::VarId V, TSNode At);
+  /// Bind a loop / comprehension target to an element of Iter's value.
+  void bindElement(TSNode Target, engine::VarId Iter, TSNode At);
+  std::string constKey(TSNode Sub) const;
+  engine::VarId globalRead(const std::string &Qual, TSNode At);
+  engine::VarId local(const std::string &Name);
+  void copyTo(engine::VarId Dst, engine::VarId From, TSNode At);
+  /// Branch on a value's truth: a Test's, or `x` is not None.
+  void branchOn(engine::VarId V, TSNode N, uint32_t T, uint32_t F);
+  void throwOut(engine::SrcLoc At);
+
+  // --- calls (LowerCall.cpp) ------------------------------------------
+  engine::VarId call(TSNode N);
+  engine::VarId callOne(TSNode N, engine::VarId CalleeV);
+  std::vector<CallArg> callArgs(TSNode Args);
+  bool containerMethod(const std::string &Method, engine::VarId Recv,
+                       TSNode RecvNode, std::vector<CallArg> &As, TSNode N,
+                       engine::VarId &Out);
+  engine::VarId weakRef(std::vector<CallArg> &As, TSNode N,
+                        const std::string &Spelled);
+  engine::VarId construct(engine::ClassId C, std::vector<CallArg> &As,
+                          TSNode N, const std::string &Spelled);
+  void emitCall(engine::VarId Dst, const std::vector<FnRef> &Refs,
+                std::vector<CallArg> &As, TSNode N, const std::string &Spelled);
+  engine::CallTarget target(const FnRef &R, const std::vector<CallArg> &As);
+  engine::VarId externalOp(std::vector<CallArg> &As, TSNode N,
+                           const std::string &Spelled, bool NoMemory);
+  void lowerArgs(std::vector<CallArg> &As);
+
+  // --- helpers ---------------------------------------------------------
+  engine::SrcLoc loc(TSNode N) const;
+  engine::SrcLoc endLoc(TSNode N) const;
+  engine::VarId temp() { return newVar(std::string()); }
+  engine::VarId newVar(std::string Name);
+  engine::VarId constant(TSNode At);
+  engine::Inst &emit(engine::Op K, TSNode At) { return B.emit(K, loc(At)); }
+  VarInfo &info(engine::VarId V) { return Info[size_t(V)]; }
+  void merge(engine::VarId Into, engine::VarId From);
+  void addClass(engine::VarId V, TypeInfo T);
+  std::string text(TSNode N) const { return std::string(textOf(N, Src)); }
+  std::string key(TSNode N) const { return keyOf(N, Src); }
+  Resolved resolve(const std::string &Dotted) {
+    return P.resolve(Mod, Dotted, LocalImports.empty() ? nullptr : &LocalImports);
+  }
+  bool isLocalName(const std::string &N) const {
+    return Scoped.count(N) ||
+           (!FnIsModule && LocalNames.count(N) && !GlobalDecl.count(N));
+  }
+  bool isSelf(TSNode N) const;
+  void collectLocals(TSNode Body);
+  void collectTargets(TSNode T);
+  bool workspaceName(const std::string &Name) const;
+  /// When V was just allocated as a tensor, an allocation bound to a
+  /// workspace name (docs/engine.md) makes it a workspace.
+  void markWorkspace(engine::VarId V, const std::string &BoundTo);
+
+  Package &P;
+  const TypeTable &Types;
+  engine::Program &Prog;
+  engine::FnId FnIdx;
+  const Function &Fn;
+  engine::Function &Out;
+  engine::FunctionBuilder B;
+  int Mod;
+  Module &M;
+  std::string_view Src;
+  const CompiledCatalog &Cat;
+  const Grammar &G = Grammar::get();
+  const LowerSyntax &L = LowerSyntax::get();
+  bool FnIsModule;
+
+  std::vector<VarInfo> Info;
+  std::unordered_map<std::string, engine::VarId> Locals;
+  std::unordered_set<std::string> LocalNames, GlobalDecl, ParamNames;
+  /// Names a comprehension binds, local even in a module body.
+  std::unordered_set<std::string> Scoped;
+  /// Module body: what the code stored in each global, for calls on it.
+  std::unordered_map<std::string, engine::VarId> GlobalVals;
+  std::unordered_map<std::string, std::string> LocalImports;
+  engine::VarId SelfVar = engine::NoVar;
+  /// The last Alloc Tensor per variable (block, index), for markWorkspace.
+  std::unordered_map<engine::VarId, std::pair<uint32_t, size_t>> LastAlloc;
+
+  /// Open regions, innermost last: what a return or raise closes.
+  struct OpenRegion {
+    engine::RegionKind Kind;
+    std::string Key;
+  };
+  std::vector<OpenRegion> Regions;
+  struct Loop {
+    uint32_t Continue, Break;
+    size_t RegionDepth;
+  };
+  std::vector<Loop> Loops;
+  /// Enclosing try bodies: where a raise inside goes.
+  struct Handler {
+    uint32_t Dispatch;
+    size_t RegionDepth;
+  };
+  std::vector<Handler> Handlers;
+};
+
+} // namespace tether::python
+
+#endif
