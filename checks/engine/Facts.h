@@ -94,12 +94,11 @@ struct UseEffect {
   int32_t Stream = -1;
   bool SizeChecked = false;
 };
-/// A weak-ref conversion of (a path below) a parameter.
+/// A weak-ref conversion of (a path below) a parameter, here or in a
+/// callee it is passed to.
 struct ConvertEffect {
   MemId Of;
-  SrcLoc At;   ///< The conversion, in Fn.
-  FnId Fn;     ///< The function that converts its own parameter.
-  uint32_t Param;
+  SrcLoc At;      ///< The conversion itself, wherever it is.
   bool Unguarded; ///< No None check before it.
 };
 

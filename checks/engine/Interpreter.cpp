@@ -88,16 +88,16 @@ private:
       if (T.Kind == Terminator::Goto) {
         Flow(T.Succ[0], S);
       } else if (T.Kind == Terminator::Branch) {
-        Flow(T.Succ[0], edge(S, T.Cond, true));
-        Flow(T.Succ[1], edge(S, T.Cond, false));
+        Flow(T.Succ[0], edge(S, T, true));
+        Flow(T.Succ[1], edge(S, T, false));
       }
     }
   }
 
-  /// The state on the edge where Cond is Taken.
-  State edge(const State &S, VarId Cond, bool Taken) {
+  /// The state on the edge of branch T where its condition is Taken.
+  State edge(const State &S, const Terminator &Br, bool Taken) {
     State Out = S;
-    const Truth *T = S.truth(Cond);
+    const Truth *T = S.truth(Br.Cond);
     if (!T)
       return Out;
     Truth Tr = *T;
@@ -107,7 +107,10 @@ private:
       break;
     case Truth::Capture:
       Out.Cap.Mask = Holds ? CaptureState::Inside : CaptureState::Outside;
-      Out.Cap.Region = Holds ? Tr.Region : -1;
+      // The capture opens at the condition as written (`not ctx.capturing`
+      // included), the predicate's own position otherwise.
+      Out.Cap.Region =
+          Holds ? Cx.predicateRegion(F, Br.Loc.valid() ? Br.Loc : Tr.At) : -1;
       break;
     case Truth::IsNull:
       if (const Value *V = Out.get(Tr.Var)) {
@@ -291,7 +294,7 @@ private:
       switch (I.Test) {
       case TestKind::CapturePredicate:
         T.Kind = Truth::Capture;
-        T.Region = Cx.predicateRegion(F, I.Loc);
+        T.At = I.Loc;
         break;
       case TestKind::IsNull:
         T.Kind = Truth::IsNull;
@@ -433,23 +436,24 @@ private:
       if (A.Kind != Atom::Mem || isLocalMemory(A.M) ||
           memSetHas(S.NonNull, A.M))
         continue;
-      int P = M.paramOf(A.M);
-      if (P >= 0)
-        addConvert(ConvertEffect{A.M, I.Loc, F, uint32_t(P), true});
-      else if (M.key(A.M).Path.size() || M.key(A.M).Root == RootKind::Global)
+      // Callers are told through the summary; an entry point's parameter
+      // closes by its class (close() decides which applies).
+      if (M.paramOf(A.M) >= 0)
+        addConvert(ConvertEffect{A.M, I.Loc, true});
+      if (M.key(A.M).Path.size() || M.key(A.M).Root == RootKind::Global)
         deferredNull(A.M, I.Loc, -1, 0, SrcLoc());
     }
     // Guarded conversions of parameters still matter to double weak refs.
     for (const Atom &A : V) {
       int P = A.Kind == Atom::Mem ? M.paramOf(A.M) : -1;
       if (P >= 0 && memSetHas(S.NonNull, A.M))
-        addConvert(ConvertEffect{A.M, I.Loc, F, uint32_t(P), false});
+        addConvert(ConvertEffect{A.M, I.Loc, false});
     }
   }
 
   void addConvert(const ConvertEffect &E) {
     for (const ConvertEffect &O : Sum.Converts)
-      if (O.Of == E.Of && O.At == E.At && O.Fn == E.Fn)
+      if (O.Of == E.Of && O.At == E.At)
         return;
     Sum.Converts.push_back(E);
   }
@@ -493,7 +497,7 @@ private:
     if (Predicate && I.Dst != NoVar) {
       Truth T;
       T.Kind = Truth::Capture;
-      T.Region = Cx.predicateRegion(F, I.Loc);
+      T.At = I.Loc;
       S.setTruth(I.Dst, std::move(T));
     }
   }
@@ -516,8 +520,15 @@ private:
       int P = A.Kind == Atom::Weak ? M.paramOf(A.M) : -1;
       if (P < 0 || size_t(P) >= Args.size() || !M.key(A.M).Path.empty())
         continue;
+      // The same weak-ref function applied twice through a local of this
+      // function is as visible a no-op as two primitives.
+      VarId ArgVar = T.Args[P];
+      bool Named = ArgVar != NoVar && size_t(ArgVar) < Fn.VarNames.size() &&
+                   !Fn.VarNames[ArgVar].empty();
       for (const Atom &Arg : Args[P])
-        if (Arg.Kind == Atom::Weak && !Reported && Rec) {
+        if (Arg.Kind == Atom::Weak && !Reported && Rec &&
+            !(Named && Cx.Convs[Arg.W].Fn == F &&
+              Cx.Convs[Arg.W].Helper == T.Fn)) {
           DoubleWeakFact D;
           D.At = I.Loc;
           D.FirstAt = Cx.Convs[Arg.W].At;
@@ -526,47 +537,57 @@ private:
         }
     }
     for (const ConvertEffect &E : Callee.Converts) {
-      // E.Of is below the callee's parameter AP; E.Param names the
-      // parameter of E.Fn, the function that converts it.
+      // E.Of is below the callee's parameter AP: the notes name the callee
+      // and that parameter, and point at the conversion itself.
       int AP = M.paramOf(E.Of);
       if (AP < 0 || size_t(AP) >= Args.size())
         continue;
       const MemKey K = M.key(E.Of);
       SrcLoc Passed = argLoc(I, T.Args[AP]);
+      // Through a weak-ref function (one that returns the conversion), the
+      // conversion the caller sees is the call.
+      bool ThroughResult = false;
+      for (const Atom &A : Callee.Returns)
+        ThroughResult |= A.Kind == Atom::Weak && A.M == E.Of;
+      SrcLoc ConvAt = ThroughResult ? I.Loc : E.At;
       for (const Atom &Arg : Args[AP]) {
-        if (K.Path.empty() && Arg.Kind == Atom::Weak && !Reported && Rec) {
+        if (K.Path.empty() && Arg.Kind == Atom::Weak && !Reported && Rec &&
+            !ThroughResult) { // a returned conversion is judged above
           DoubleWeakFact D;
           D.At = I.Loc;
           D.FirstAt = Cx.Convs[Arg.W].At;
-          D.Helper = E.Fn;
-          D.Param = E.Param;
+          D.Helper = T.Fn;
+          D.Param = uint32_t(AP);
           D.PassedAt = Passed;
-          D.HelperAt = E.At;
+          D.HelperAt = ConvAt;
           Facts.Doubles.push_back(std::move(D));
           Reported = true;
         }
         if (K.Path.empty() && Arg.Kind == Atom::Null && E.Unguarded && Rec)
           Facts.NullConversions.push_back(
-              NullConversionFact{I.Loc, Arg.W, E.Fn, E.Param, E.At});
+              NullConversionFact{I.Loc, Arg.W, T.Fn, uint32_t(AP), ConvAt});
         if (Arg.Kind != Atom::Mem && Arg.Kind != Atom::Weak)
           continue;
         MemId X = M.rebase(Arg.M, K, 0);
         if (Arg.Kind == Atom::Mem && isLocalMemory(X))
           memSetAdd(WeakMade, X);
+        if (Arg.Kind == Atom::Mem && K.Path.empty() && M.paramOf(X) >= 0 &&
+            (!E.Unguarded || memSetHas(S.NonNull, X)))
+          addConvert(ConvertEffect{X, ConvAt, false});
         if (!E.Unguarded || Arg.Kind != Atom::Mem || isLocalMemory(X) ||
             memSetHas(S.NonNull, X))
           continue;
-        int P = M.paramOf(X);
-        if (P >= 0)
-          addConvert(ConvertEffect{X, E.At, E.Fn, E.Param, true});
-        else if (M.key(X).Path.size() || M.key(X).Root == RootKind::Global)
-          deferredNull(X, I.Loc, E.Fn, E.Param, E.At);
+        if (M.paramOf(X) >= 0)
+          addConvert(ConvertEffect{X, ConvAt, true});
+        if (M.key(X).Path.size() || M.key(X).Root == RootKind::Global)
+          deferredNull(X, I.Loc, T.Fn, uint32_t(AP), ConvAt);
       }
     }
     for (const StoreEffect &E : Callee.Stores) {
       Value V = subst(E.V, Args, T.Fn, I.Loc);
       for (MemId P : substPlace(E.Place, Args))
-        store(P, V, E.At, E.Spelling, E.C.through(S.Cap), E.FirstFill);
+        store(P, V, E.At, E.Spelling, E.C.through(S.Cap),
+              E.FirstFill || memSetHas(S.Empty, P));
     }
     for (const ClearEffect &E : Callee.Clears)
       for (MemId P : substPlace(E.Place, Args))
@@ -702,9 +723,12 @@ private:
 
   void store(MemId Place, const Value &V, SrcLoc At, const std::string &Sp,
              CaptureState C, bool FirstFill) {
-    if (involvesParam(Place) || involvesParam(V))
+    bool Replayed = involvesParam(Place) || involvesParam(V);
+    if (Replayed)
       Sum.Stores.push_back(StoreEffect{Place, V, At, Sp, C, FirstFill});
-    if (!Rec)
+    // A store of what the callers pass is judged where they call, with
+    // their values, capture state and what they know to be empty.
+    if (!Rec || (Replayed && Cx.HasCallers[F]))
       return;
     for (const Atom &A : V)
       if (A.Kind == Atom::Mem && isLocalMemory(A.M))
@@ -724,9 +748,12 @@ private:
           Sized = int32_t(M.key(A.M).A);
       }
     }
-    Facts.SlotWrites.push_back(SlotWriteFact{
-        FirstFill ? SlotWriteFact::FirstFill : SlotWriteFact::Replace, *P, At,
-        Sp, C, Sized});
+    // A weak alias written into a slot is the weak-ref check's story; a
+    // slot write replaces the workspace held there.
+    if (!V.has(Atom::Weak))
+      Facts.SlotWrites.push_back(SlotWriteFact{
+          FirstFill ? SlotWriteFact::FirstFill : SlotWriteFact::Replace, *P,
+          At, Sp, C, Sized});
   }
 
   void clear(MemId Place, SrcLoc At, const std::string &Sp, CaptureState C) {

@@ -14,10 +14,10 @@ struct Truth {
   bool Positive = true; ///< False: the negation of the test.
   VarId Var = NoVar;    ///< IsNull: the variable tested.
   MemSet Places;        ///< IsNull/Empty: the places tested.
-  int32_t Region = -1;  ///< Capture: the region the predicate opens.
+  SrcLoc At;            ///< Capture: where the predicate is tested.
   bool operator==(const Truth &O) const {
     return Kind == O.Kind && Positive == O.Positive && Var == O.Var &&
-           Places == O.Places && Region == O.Region;
+           Places == O.Places && At == O.At;
   }
 };
 
