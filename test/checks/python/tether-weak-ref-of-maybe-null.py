@@ -15,7 +15,7 @@ _POOL_TENSOR: Optional[torch.Tensor] = None
 
 
 # The fix's first draft: values of a dict initialised with None.
-def weaken_all(params):
+def weaken_all(params: GraphParams):
     for num_tokens, workspace in params.workspaces.items():
         params.workspaces[num_tokens] = weak_ref_tensors(workspace)
 
@@ -34,20 +34,20 @@ def maybe_local(flag, t):
 
 
 # The same loop written through the dict type, over a copy of the items.
-def weaken_all_unbound(params):
+def weaken_all_unbound(params: GraphParams):
     for num_tokens, workspace in list(dict.items(params.workspaces)):
         dict.__setitem__(params.workspaces, num_tokens, weak_ref_tensors(workspace))
 
 
 # --- Not flagged ---------------------------------------------------------
 
-def weaken_all_guarded(params):
+def weaken_all_guarded(params: GraphParams):
     for num_tokens, workspace in params.workspaces.items():
         if workspace is not None:
             params.workspaces[num_tokens] = weak_ref_tensors(workspace)
 
 
-def weaken_all_skip(params):
+def weaken_all_skip(params: GraphParams):
     for num_tokens in params.workspaces:
         if params.workspaces[num_tokens] is None:
             continue
@@ -55,7 +55,7 @@ def weaken_all_skip(params):
             params.workspaces[num_tokens])
 
 
-def weaken_comprehension(params):
+def weaken_comprehension(params: GraphParams):
     params.workspaces = {k: weak_ref_tensors(v)
                          for k, v in params.workspaces.items() if v is not None}
 
@@ -66,19 +66,19 @@ def weaken_pool_guarded():
     return weak_ref_tensors(_POOL_TENSOR)
 
 
-def weaken_all_unbound_guarded(params):
+def weaken_all_unbound_guarded(params: GraphParams):
     for key, workspace in sorted(dict.items(params.workspaces)):
         if workspace is None:
             continue
         dict.__setitem__(params.workspaces, key, weak_ref_tensors(workspace))
 
 
-def weaken_events_unbound(params):
+def weaken_events_unbound(params: GraphParams):
     for k, v in tuple(params.events.items()):
         dict.__setitem__(params.events, k, weak_ref_tensors(v))
 
 
-def weaken_events(params):
+def weaken_events(params: GraphParams):
     # Values initialised with lists, never None.
     for k, v in params.events.items():
         params.events[k] = weak_ref_tensors(v)
