@@ -201,9 +201,7 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
     if (R.Kind == Resolved::Function) {
       FnRef Ref;
       Ref.Fn = R.Index;
-      const Function &Cal = P.Functions[R.Index];
-      Ref.SkipFirst = Cal.BoundMethod &&
-                      hasDecorator(Cal.Node, P.Modules[Cal.Mod]->Source, "classmethod");
+      Ref.SkipFirst = Types.isClassMethod(R.Index);
       Refs.push_back(Ref);
     } else if (R.Kind == Resolved::Class) {
       Ctors.push_back(R.Index);
@@ -244,9 +242,7 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
         FnRef Ref;
         Ref.Fn = Mth;
         const Function &Cal = P.Functions[Mth];
-        bool ClassMethod =
-            Cal.BoundMethod && hasDecorator(Cal.Node, P.Modules[Cal.Mod]->Source, "classmethod");
-        if (ClassMethod)
+        if (Types.isClassMethod(Mth))
           Ref.SkipFirst = true;
         else if (Cal.BoundMethod)
           Ref.Self = Recv;
@@ -258,9 +254,7 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
         if (Mth >= 0) {
           FnRef Ref;
           Ref.Fn = Mth;
-          Ref.SkipFirst = hasDecorator(P.Functions[Mth].Node,
-                                       P.Modules[P.Functions[Mth].Mod]->Source,
-                                       "classmethod");
+          Ref.SkipFirst = Types.isClassMethod(Mth);
           Refs.push_back(Ref);
         }
       }
@@ -447,6 +441,8 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
   }
 
   // In-tree code: constructors, then functions and methods.
+  if (Ctors.size() == 1 && Refs.empty())
+    return construct(Ctors[0], As, N, Spelled);
   if (!Ctors.empty() || !Refs.empty()) {
     VarId Result = temp();
     for (engine::ClassId C : Ctors)
@@ -521,6 +517,10 @@ VarId FnLowerer::externalOp(std::vector<CallArg> &As, TSNode N,
   if (NoMemory)
     return constant(N);
   for (const CallArg &A : As) {
+    TSSymbol K = kindOf(stripParens(A.Value));
+    if (K == G.Integer || K == L.Float || K == G.String || K == G.True ||
+        K == G.False || K == G.None)
+      continue; // a literal is no memory
     engine::Inst &I = emit(Op::Use, A.Whole);
     I.A = A.V;
     I.Name = Spelled;
@@ -590,8 +590,7 @@ VarId FnLowerer::weakRef(std::vector<CallArg> &As, TSNode N,
       S.P.Base = C;
       if (kindOf(X) != G.ListSplat)
         S.P.Key = std::to_string(Index);
-      S.P.Spelling = key(V);
-      ++Index;
+      ++Index; // the fresh container has no spelling
     });
     First->V = C;
     lowerArgs(As);
@@ -707,8 +706,13 @@ void FnLowerer::emitCall(VarId Dst, const std::vector<FnRef> &Refs,
   engine::Inst &I = emit(Op::Call, N);
   I.Dst = Dst;
   I.Name = Spelled;
-  if (!Refs.empty() && Refs[0].Self != engine::NoVar)
-    I.Args.push_back(Refs[0].Self);
+  if (!Refs.empty()) { // what the callee value holds bound: receiver, partial
+    if (Refs[0].Self != engine::NoVar)
+      I.Args.push_back(Refs[0].Self);
+    I.Args.insert(I.Args.end(), Refs[0].Pos.begin(), Refs[0].Pos.end());
+    for (const auto &KV : Refs[0].Kw)
+      I.Args.push_back(KV.second);
+  }
   for (const CallArg &A : As)
     I.Args.push_back(A.V);
   for (const FnRef &R : Refs)

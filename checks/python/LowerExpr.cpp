@@ -159,7 +159,7 @@ VarId FnLowerer::expr(TSNode N) {
   if (K == G.Dictionary)
     return dictionary(N);
   if (K == G.List || K == G.Tuple || K == G.ExpressionList ||
-      kindOf(N) == ts_language_symbol_for_name(G.Lang, "set", 3, true))
+      K == L.Set)
     return literal(N);
   if (K == G.KeywordArgument)
     return expr(fieldOf(N, G.FValue));
@@ -242,9 +242,7 @@ VarId FnLowerer::attribute(TSNode N) {
         FnRef F;
         F.Fn = R.Index;
         // Through its class: a classmethod gets the class first.
-        const Function &Cal = P.Functions[R.Index];
-        F.SkipFirst = Cal.BoundMethod &&
-                      hasDecorator(Cal.Node, P.Modules[Cal.Mod]->Source, "classmethod");
+        F.SkipFirst = Types.isClassMethod(R.Index);
         info(V).Fns.push_back(F);
         return V;
       }
@@ -351,7 +349,7 @@ VarId FnLowerer::subscript(TSNode N) {
 VarId FnLowerer::literal(TSNode N) {
   // A list, tuple or set literal: a fresh container holding its elements
   // (a list's and a tuple's at their constant index).
-  bool Indexed = kindOf(N) != ts_language_symbol_for_name(G.Lang, "set", 3, true);
+  bool Indexed = kindOf(N) != L.Set;
   VarId C = temp();
   engine::Inst &A = emit(Op::Alloc, N);
   A.Dst = C;
@@ -381,7 +379,6 @@ VarId FnLowerer::literal(TSNode N) {
     S.P.Base = C;
     if (Indexed && !Splatted && K != G.ListSplat)
       S.P.Key = std::to_string(Index);
-    S.P.Spelling = key(N);
     ++Index;
     llvm::SmallVector<engine::ClassId, 1> Cls = info(V).Cls;
     for (engine::ClassId K2 : Cls)
@@ -423,7 +420,6 @@ VarId FnLowerer::dictionary(TSNode N) {
     S.P.Kind = PlaceRef::Element;
     S.P.Base = C;
     S.P.Key = Key;
-    S.P.Spelling = key(N);
     llvm::SmallVector<engine::ClassId, 1> Cls = info(V).Cls;
     for (engine::ClassId K2 : Cls)
       addUnique(info(C).Elem, K2);
@@ -836,6 +832,7 @@ void FnLowerer::assign(TSNode Target, VarId V, TSNode Value) {
   if (K == G.PatternList || K == G.TuplePattern || K == G.ListPattern ||
       K == G.Tuple || K == G.List || K == G.ExpressionList) {
     // a, b = v: each target an element of v.
+    std::string Spelling = key(Target);
     unsigned Index = 0;
     bool Splatted = false;
     eachChild(Target, true, [&](TSNode C, TSFieldId) {
@@ -851,7 +848,7 @@ void FnLowerer::assign(TSNode Target, VarId V, TSNode Value) {
       R.P.Base = V;
       if (!Splatted)
         R.P.Key = std::to_string(Index);
-      R.P.Spelling = key(Target);
+      R.P.Spelling = Spelling;
       ++Index;
       llvm::SmallVector<engine::ClassId, 1> Elem = info(V).Elem;
       for (engine::ClassId X : Elem)

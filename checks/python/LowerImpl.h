@@ -27,7 +27,7 @@ namespace tether::python {
 struct LowerSyntax {
   TSSymbol BinaryOp, UnaryOp, GenericType, UnionType, MemberType, TypeParam,
       Float, Ellipsis, Nonlocal, KeywordSeparator, PositionalSeparator,
-      ConcatenatedString, Pass;
+      ConcatenatedString, Pass, Set;
   TSFieldId FReturnType;
   static const LowerSyntax &get();
 };
@@ -54,6 +54,8 @@ public:
   TypeInfo attr(engine::ClassId C, const std::string &Name) const;
   TypeInfo global(const std::string &Qual) const;
   TypeInfo returns(engine::FnId F) const;
+  /// A method decorated @classmethod (its parameter 0 is the class).
+  bool isClassMethod(engine::FnId F) const;
 
 private:
   void readClass(engine::ClassId C);
@@ -65,6 +67,7 @@ private:
   std::vector<std::unordered_map<std::string, TypeInfo>> Attrs;
   std::unordered_map<std::string, TypeInfo> Globals;
   std::vector<TypeInfo> Returns;
+  std::vector<bool> ClassMethods;
 };
 
 /// The parameters of a definition as Function::Params lists them (one entry
@@ -75,8 +78,8 @@ struct ParamDecl {
   TSNode Type{};    ///< The annotation, or a null node.
 };
 std::vector<ParamDecl> paramDecls(TSNode Params, std::string_view Src);
-/// Whether a definition carries the decorator Name (`@classmethod`).
-bool hasDecorator(TSNode Def, std::string_view Src, llvm::StringRef Name);
+/// Whether a decorated_definition carries the decorator Name.
+bool hasDecorator(TSNode Decorated, std::string_view Src, llvm::StringRef Name);
 
 /// A callable held in a variable: an in-tree function, maybe bound to a
 /// receiver (a bound method) or to leading arguments (functools.partial).
