@@ -68,6 +68,16 @@ std::string FnLowerer::constKey(TSNode Sub) const {
 }
 
 VarId FnLowerer::expr(TSNode N) {
+  // Branches inside an expression (`a if c else b`, a comprehension's
+  // `if`) are its own, not those of the statement condition around it.
+  engine::SrcLoc Saved = CondAt;
+  CondAt = {};
+  VarId V = exprKind(N);
+  CondAt = Saved;
+  return V;
+}
+
+VarId FnLowerer::exprKind(TSNode N) {
   if (ts_node_is_null(N))
     return constant(N);
   TSSymbol K = kindOf(N);
@@ -585,6 +595,17 @@ VarId FnLowerer::boolValue(TSNode N) {
   return R;
 }
 
+engine::SrcLoc FnLowerer::branchLoc(TSNode N) const {
+  return CondAt.valid() ? CondAt : loc(N);
+}
+
+void FnLowerer::condition(TSNode N, uint32_t T, uint32_t F) {
+  engine::SrcLoc Saved = CondAt;
+  CondAt = loc(stripParens(N));
+  cond(N, T, F);
+  CondAt = Saved;
+}
+
 void FnLowerer::branchOn(VarId V, TSNode N, uint32_t T, uint32_t F) {
   N = stripParens(N);
   TSSymbol K = kindOf(N);
@@ -597,10 +618,10 @@ void FnLowerer::branchOn(VarId V, TSNode N, uint32_t T, uint32_t F) {
     I.A = V;
     I.Test = engine::TestKind::IsNull;
     info(Null).Truth = true;
-    B.branch(Null, F, T, loc(N));
+    B.branch(Null, F, T, branchLoc(N));
     return;
   }
-  B.branch(V, T, F, loc(N));
+  B.branch(V, T, F, branchLoc(N));
 }
 
 void FnLowerer::cond(TSNode N, uint32_t T, uint32_t F) {
@@ -625,11 +646,11 @@ void FnLowerer::cond(TSNode N, uint32_t T, uint32_t F) {
     VarId V = comparisonTest(N, Neg);
     if (V == engine::NoVar)
       V = constant(N);
-    B.branch(V, Neg ? F : T, Neg ? T : F, loc(N));
+    B.branch(V, Neg ? F : T, Neg ? T : F, branchLoc(N));
     return;
   }
   if (ts_node_is_null(N)) {
-    B.branch(constant(N), T, F, loc(N));
+    B.branch(constant(N), T, F, branchLoc(N));
     return;
   }
   branchOn(expr(N), N, T, F);

@@ -145,6 +145,7 @@ private:
 
   // --- expressions (LowerExpr.cpp) ------------------------------------
   engine::VarId expr(TSNode N);
+  engine::VarId exprKind(TSNode N);
   engine::VarId name(TSNode N);
   engine::VarId attribute(TSNode N);
   engine::VarId subscript(TSNode N);
@@ -155,6 +156,11 @@ private:
   engine::VarId boolValue(TSNode N);
   /// Branch to T when N holds, else to F (short-circuit `and`/`or`/`not`).
   void cond(TSNode N, uint32_t T, uint32_t F);
+  /// cond() for a statement's condition: its branches are at the whole
+  /// condition (`not ctx.capturing`), where today's notes put a predicate
+  /// region's begin.
+  void condition(TSNode N, uint32_t T, uint32_t F);
+  engine::SrcLoc branchLoc(TSNode N) const;
   /// A Test for a comparison it can read, or NoVar.
   engine::VarId comparisonTest(TSNode N, bool &Negated);
   void assign(TSNode Target, engine::VarId V, TSNode Value);
@@ -258,6 +264,8 @@ private:
     size_t RegionDepth;
   };
   std::vector<Handler> Handlers;
+  /// The statement condition being lowered (see condition()).
+  engine::SrcLoc CondAt;
 };
 
 } // namespace tether::python

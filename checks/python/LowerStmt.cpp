@@ -62,7 +62,7 @@ void FnLowerer::stmt(TSNode S, TSNode Next) {
   } else if (K == G.Assert) {
     TSNode C = firstChildOf(S);
     uint32_t Ok = B.block(), Fail = B.block();
-    cond(C, Ok, Fail);
+    condition(C, Ok, Fail);
     B.setBlock(Fail);
     throwOut(loc(S));
     B.setBlock(Ok);
@@ -104,7 +104,7 @@ void FnLowerer::ifChain(TSNode If) {
   TSNode CondN = fieldOf(If, G.FCondition), Conseq = fieldOf(If, G.FConsequence);
   for (size_t AltIdx = 0;;) {
     uint32_t T = B.block(), F = B.block();
-    cond(CondN, T, F);
+    condition(CondN, T, F);
     B.setBlock(T);
     block(Conseq);
     if (!B.terminated())
@@ -155,7 +155,7 @@ void FnLowerer::whileLoop(TSNode S) {
            After = B.block();
   B.jump(Head);
   B.setBlock(Head);
-  cond(fieldOf(S, G.FCondition), Body, Exit);
+  condition(fieldOf(S, G.FCondition), Body, Exit);
   B.setBlock(Body);
   Loops.push_back({Head, After, Regions.size()});
   block(fieldOf(S, G.FBody));

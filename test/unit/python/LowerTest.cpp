@@ -139,8 +139,9 @@ TEST(Lower, PredicateEarlyReturnBranchesOnTheTest) {
                  "    return torch.relu(x)\n");
   std::string D = L->fn("m.early");
   // `not` swaps the successors: the test's true side is the fall-through.
+  // The branch is at the whole condition, where a predicate region begins.
   EXPECT_TRUE(hasLines(D, {"bb0:", "%2 = test capturing %0:ctx @6:12",
-                           "br %2 bb3 bb2 @6:12", "bb1:",
+                           "br %2 bb3 bb2 @6:8", "bb1:",
                            "use %1:x \"torch.relu\" @8:23", "bb2:",
                            "ret %1:x @7:9"}));
 }
