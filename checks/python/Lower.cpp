@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/ThreadPool.h"
 #include <cstring>
 
 using namespace tether;
@@ -574,7 +575,8 @@ void FnLowerer::run() {
   B.finish();
 }
 
-engine::Program tether::python::lowerPackage(Package &P) {
+engine::Program tether::python::lowerPackage(Package &P,
+                                             llvm::ThreadPoolInterface *Pool) {
   engine::Program Prog;
   for (const auto &M : P.Modules)
     Prog.Files.push_back(M->Path);
@@ -587,16 +589,29 @@ engine::Program tether::python::lowerPackage(Package &P) {
   TypeTable Types(P);
   Types.build();
   Prog.Functions.resize(P.Functions.size());
-  for (size_t F = 0; F < P.Functions.size(); ++F) {
+  // Resolution, the class table and the types are only read from here on.
+  auto LowerOne = [&](size_t F) {
     const Function &Fn = P.Functions[F];
     if (Fn.Mod < 0 || !P.Modules[Fn.Mod]->Tree || !P.Modules[Fn.Mod]->Cat) {
       engine::FunctionBuilder B(Prog.Functions[F]);
       Prog.Functions[F].Name = Fn.Name;
       Prog.Functions[F].QualName = Fn.QualName;
       B.finish();
-      continue;
+      return;
     }
     FnLowerer(P, Types, Prog, engine::FnId(F)).run();
+  };
+  if (!Pool) {
+    for (size_t F = 0; F < P.Functions.size(); ++F)
+      LowerOne(F);
+    return Prog;
   }
+  constexpr size_t Chunk = 64; // functions per task: most are small
+  for (size_t Begin = 0; Begin < P.Functions.size(); Begin += Chunk)
+    Pool->async([&, Begin] {
+      for (size_t F = Begin; F < std::min(Begin + Chunk, P.Functions.size()); ++F)
+        LowerOne(F);
+    });
+  Pool->wait();
   return Prog;
 }

@@ -230,8 +230,7 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
         External = true; // a base outside the program (nn.Module)
       }
     } else if (!D.empty() && !isLocalName(Head) && !isSelf(RecvNode) &&
-               !GlobalDecl.count(Head) &&
-               resolve(Head).Kind != Resolved::Global) {
+               !GlobalDecl.count(Head) && !throughGlobal(D)) {
       TakeResolved(resolve(D));
     } else {
       Recv = expr(RecvNode);

@@ -196,6 +196,14 @@ VarId FnLowerer::exprKind(TSNode N) {
   return constant(N);
 }
 
+bool FnLowerer::throughGlobal(const std::string &Dotted) {
+  for (size_t Dot = Dotted.find('.'); Dot != std::string::npos;
+       Dot = Dotted.find('.', Dot + 1))
+    if (resolve(Dotted.substr(0, Dot)).Kind == Resolved::Global)
+      return true;
+  return false;
+}
+
 VarId FnLowerer::name(TSNode N) {
   std::string Name = text(N);
   if (GlobalDecl.count(Name) && !Scoped.count(Name))
@@ -269,7 +277,7 @@ VarId FnLowerer::attribute(TSNode N) {
         return globalRead(R.Qual, N);
       // An attribute of a module-level object goes through the object;
       // anything else external (torch.float16) is no memory of ours.
-      if (resolve(Head).Kind != Resolved::Global) {
+      if (!throughGlobal(D)) {
         if (Cat.CapturePredicates.matches(D) || Cat.CapturePredicates.matches(R.Qual)) {
           VarId T = temp();
           engine::Inst &I = emit(Op::Test, N);

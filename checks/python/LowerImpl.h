@@ -169,6 +169,9 @@ private:
   void bindElement(TSNode Target, engine::VarId Iter, TSNode At);
   std::string constKey(TSNode Sub) const;
   engine::VarId globalRead(const std::string &Qual, TSNode At);
+  /// Whether a proper prefix of Dotted names a module global
+  /// (`mod.CACHE.get`): the rest is read through that object.
+  bool throughGlobal(const std::string &Dotted);
   engine::VarId local(const std::string &Name);
   void copyTo(engine::VarId Dst, engine::VarId From, TSNode At);
   /// Branch on a value's truth: a Test's, or `x` is not None.

@@ -9,6 +9,7 @@
 #include "Syntax.h"
 #include "engine/Dump.h"
 
+#include "llvm/Support/ThreadPool.h"
 #include "gtest/gtest.h"
 #include <memory>
 
@@ -390,6 +391,20 @@ TEST(Lower, DelKillsALocalAndClearsAPlace) {
                                         "clear %0:self.ws @8:9"}));
 }
 
+TEST(Lower, GlobalsOfAnotherModuleAreReadThroughTheirObject) {
+  auto L = lower({{"pkg.state", "CACHE = {}\nclass P:\n    pass\nPARAMS = P()\n"},
+                  {"pkg.main", "from pkg import state\n"
+                               "def f(k, t):\n"
+                               "    state.CACHE.get(k)\n"
+                               "    state.PARAMS.ws = t\n"
+                               "    return state.PARAMS.ws\n"}});
+  EXPECT_TRUE(hasLines(L->fn("pkg.main.f"),
+                       {"%2 = read pkg.state.CACHE @3:5",
+                        "%3 = read %2[*] may-be-absent @3:5",
+                        "%4 = read pkg.state.PARAMS @4:5", "store %4.ws <- %1:t @4:5",
+                        "%5 = read pkg.state.PARAMS @5:12", "%6 = read %5.ws @5:12"}));
+}
+
 TEST(Lower, GlobalStatementStoresTheModuleGlobal) {
   auto L = lower(std::string(Prelude) +
                  "G = None\n"
@@ -485,6 +500,21 @@ TEST(Lower, NeverCrashesOnBrokenTrees) {
         "def f(x):\n    return [y async for y in x if y] + {**x} + (*x,)\n"}) {
     auto L = lower(Src);
     EXPECT_FALSE(engine::dump(L->Prog).empty());
+  }
+}
+
+TEST(Lower, APoolGivesTheSameProgram) {
+  std::string Src = std::string(Prelude);
+  for (int I = 0; I < 300; ++I)
+    Src += "class C" + std::to_string(I) + ":\n    def run(self, x):\n"
+           "        return weak_ref_tensors(x)\n"
+           "def f" + std::to_string(I) + "(c: C" + std::to_string(I) + ", x):\n"
+           "    with torch.npu.graph(g):\n        c.run(x)\n";
+  auto Serial = lower(Src);
+  {
+    auto Again = lower(Src); // a fresh package, lowered again with a pool
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(4));
+    EXPECT_EQ(engine::dump(lowerPackage(Again->P, &Pool)), engine::dump(Serial->Prog));
   }
 }
 
