@@ -259,7 +259,6 @@ TypeInfo TypeTable::returns(engine::FnId F) const {
 }
 
 void TypeTable::build() {
-  const Grammar &G = Grammar::get();
   Attrs.assign(P.Classes.size(), {});
   Returns.assign(P.Functions.size(), {});
   ClassMethods.assign(P.Functions.size(), false);
@@ -274,7 +273,6 @@ void TypeTable::build() {
       continue;
     Returns[F] = annotation(Fn.Mod, fieldOf(Fn.Node, LowerSyntax::get().FReturnType));
   }
-  (void)G;
 }
 
 void TypeTable::readClass(ClassId C) {

@@ -163,7 +163,7 @@ private:
   engine::SrcLoc branchLoc(TSNode N) const;
   /// A Test for a comparison it can read, or NoVar.
   engine::VarId comparisonTest(TSNode N, bool &Negated);
-  void assign(TSNode Target, engine::VarId V, TSNode Value);
+  void assign(TSNode Target, engine::VarId V);
   void bindName(const std::string &Name, engine::VarId V, TSNode At);
   /// Bind a loop / comprehension target to an element of Iter's value.
   void bindElement(TSNode Target, engine::VarId Iter, TSNode At);

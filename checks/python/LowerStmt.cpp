@@ -227,7 +227,7 @@ void FnLowerer::tryStmt(TSNode S) {
       if (K == G.Block)
         block(X);
       else if (K == G.AsPattern) // except E as e: e holds no memory of ours
-        assign(firstChildOf(fieldOf(X, G.FAlias)), constant(X), TSNode{});
+        assign(firstChildOf(fieldOf(X, G.FAlias)), constant(X));
     });
     if (!B.terminated())
       B.jump(Fin);
@@ -300,7 +300,7 @@ void FnLowerer::withStmt(TSNode S, TSNode Next) {
       if (Val == engine::NoVar)
         Val = expr(V);
       if (!ts_node_is_null(Alias))
-        assign(Alias, Val, V);
+        assign(Alias, Val);
     });
   });
   block(fieldOf(S, G.FBody));
