@@ -277,6 +277,34 @@ TEST(Lower, AnnotatedParametersAndAttributesResolveMethods) {
                       "%6 = call \"layer.run\" (%5:layer, %1:x) -> m.Layer.run(%5:layer, %1:x) @17:13"));
 }
 
+TEST(Lower, ReturnAnnotationsClassAndStaticMethods) {
+  auto L = lower(std::string(Prelude) +
+                 "class Cache:\n"
+                 "    def fill(self, t):\n"
+                 "        pass\n"
+                 "    @classmethod\n"
+                 "    def make(cls, n):\n"
+                 "        return cls()\n"
+                 "    @staticmethod\n"
+                 "    def size(n):\n"
+                 "        return n\n"
+                 "def get() -> Cache:\n"
+                 "    return Cache()\n"
+                 "def f(c: Cache, x):\n"
+                 "    get().fill(x)\n"
+                 "    Cache.make(x)\n"
+                 "    c.size(x)\n");
+  // cls() constructs the class it is.
+  EXPECT_TRUE(hasLines(L->fn("m.Cache.make"),
+                       {"fn m.Cache.make(%0:cls, %1:n)",
+                        "%2 = alloc object Cache \"cls\" @10:16"}));
+  EXPECT_TRUE(hasLines(L->fn("m.f"),
+                       {"%2 = call \"get\" () -> m.get() @17:5",
+                        "%3 = call \"get().fill\" (%2, %1:x) -> m.Cache.fill(%2, %1:x) @17:5",
+                        "%4 = call \"Cache.make\" (%1:x) -> m.Cache.make(_, %1:x) @18:5",
+                        "%5 = call \"c.size\" (%1:x) -> m.Cache.size(%1:x) @19:5"}));
+}
+
 TEST(Lower, UnknownReceiverGetsNoTarget) {
   auto L = lower(std::string(Prelude) +
                  "class Cache:\n"
