@@ -457,6 +457,18 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
     return Result;
   }
 
+  // dict.items(d), dict.__setitem__(d, k, v): a method of a builtin
+  // container type called unbound, its receiver passed first.
+  if (Recv == engine::NoVar && !Method.empty() && isContainerMethod(Method) &&
+      !As.empty() && !As[0].Splat && As[0].Keyword.empty()) {
+    std::string Type = key(RecvNode);
+    if ((Type == "dict" || Type == "list" || Type == "set") &&
+        resolve(Type).Kind == Resolved::External) {
+      RecvNode = As[0].Value;
+      Recv = expr(RecvNode);
+      As.erase(As.begin());
+    }
+  }
   // A receiver of no known class.
   if (Recv != engine::NoVar) {
     VarId Result = engine::NoVar;

@@ -210,6 +210,16 @@ TEST(Lower, ForOverItemsBindsTheValueToAnElement) {
   EXPECT_TRUE(hasLines(D, {"%10 = read %0:d[*] @8:9", "%11:w = copy %10 @8:9"}));
 }
 
+TEST(Lower, UnboundContainerMethodsTakeTheirReceiverFirst) {
+  auto L = lower(std::string(Prelude) +
+                 "def f(d, k, t):\n"
+                 "    dict.__setitem__(d, k, t)\n"
+                 "    for _, v in dict.items(d):\n"
+                 "        torch.relu(v)\n");
+  EXPECT_TRUE(hasLines(L->fn("m.f"), {"store %0:d[*] <- %2:t @6:5",
+                                      "%8 = read %0:d[*] @7:12", "%9:v = copy %8 @7:12"}));
+}
+
 TEST(Lower, ConstructorAllocatesThenCallsInit) {
   auto L = lower(std::string(Prelude) +
                  "class Cache:\n"
