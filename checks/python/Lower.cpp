@@ -3,6 +3,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/ThreadPool.h"
 #include <cstring>
 
 using namespace tether;
@@ -31,6 +32,7 @@ const LowerSyntax &LowerSyntax::get() {
     X.PositionalSeparator = Sym("positional_separator");
     X.ConcatenatedString = Sym("concatenated_string");
     X.Pass = Sym("pass_statement");
+    X.Set = Sym("set");
     X.FReturnType = ts_language_field_id_for_name(Lang, "return_type", 11);
     return X;
   }();
@@ -77,14 +79,11 @@ std::vector<ParamDecl> tether::python::paramDecls(TSNode Params,
   return Out;
 }
 
-bool tether::python::hasDecorator(TSNode Def, std::string_view Src,
+bool tether::python::hasDecorator(TSNode Decorated, std::string_view Src,
                                   llvm::StringRef Name) {
   const Grammar &G = Grammar::get();
-  TSNode Parent = ts_node_is_null(Def) ? TSNode{} : ts_node_parent(Def);
-  if (ts_node_is_null(Parent) || kindOf(Parent) != G.DecoratedDef)
-    return false;
   bool Found = false;
-  eachChild(Parent, true, [&](TSNode D, TSFieldId) {
+  eachChild(Decorated, true, [&](TSNode D, TSFieldId) {
     if (kindOf(D) == G.Decorator &&
         llvm::StringRef(keyOf(firstChildOf(D), Src)).ends_with(Name))
       Found = true;
@@ -246,6 +245,10 @@ TypeInfo TypeTable::attr(ClassId C, const std::string &Name) const {
   return {};
 }
 
+bool TypeTable::isClassMethod(engine::FnId F) const {
+  return F >= 0 && size_t(F) < ClassMethods.size() && ClassMethods[F];
+}
+
 TypeInfo TypeTable::global(const std::string &Qual) const {
   auto It = Globals.find(Qual);
   return It == Globals.end() ? TypeInfo() : It->second;
@@ -256,9 +259,9 @@ TypeInfo TypeTable::returns(engine::FnId F) const {
 }
 
 void TypeTable::build() {
-  const Grammar &G = Grammar::get();
   Attrs.assign(P.Classes.size(), {});
   Returns.assign(P.Functions.size(), {});
+  ClassMethods.assign(P.Functions.size(), false);
   for (size_t C = 0; C < P.Classes.size(); ++C)
     readClass(ClassId(C));
   for (size_t M = 0; M < P.Modules.size(); ++M)
@@ -270,7 +273,6 @@ void TypeTable::build() {
       continue;
     Returns[F] = annotation(Fn.Mod, fieldOf(Fn.Node, LowerSyntax::get().FReturnType));
   }
-  (void)G;
 }
 
 void TypeTable::readClass(ClassId C) {
@@ -279,6 +281,15 @@ void TypeTable::readClass(ClassId C) {
   const Module &M = *P.Modules[Cl.Mod];
   std::string_view Src = M.Source;
   auto &Out = Attrs[C];
+  // @classmethod: read here, from the class body (asking a node for its
+  // parent walks down from the root, per call).
+  eachChild(fieldOf(Cl.Node, G.FBody), true, [&](TSNode S, TSFieldId) {
+    if (kindOf(S) != G.DecoratedDef || !hasDecorator(S, Src, "classmethod"))
+      return;
+    auto It = Cl.Methods.find(std::string(textOf(fieldOf(fieldOf(S, G.FDefinition), G.FName), Src)));
+    if (It != Cl.Methods.end() && P.Functions[It->second].BoundMethod)
+      ClassMethods[It->second] = true;
+  });
   // Class-level annotations: `cache: OutputCache`, dataclass fields.
   eachChild(fieldOf(Cl.Node, G.FBody), true, [&](TSNode S, TSFieldId) {
     if (kindOf(S) != G.ExprStmt)
@@ -526,7 +537,7 @@ void FnLowerer::run() {
   if (!Out.EndLoc.valid())
     Out.EndLoc = Out.Loc;
   if (!FnIsModule) {
-    bool ClassMethod = Fn.BoundMethod && hasDecorator(Fn.Node, Src, "classmethod");
+    bool ClassMethod = Types.isClassMethod(FnIdx);
     std::vector<ParamDecl> Decls = paramDecls(fieldOf(Fn.Node, G.FParameters), Src);
     // Function::Params is the shape calls are mapped by: keep its count.
     Decls.resize(Fn.Params.size());
@@ -562,7 +573,8 @@ void FnLowerer::run() {
   B.finish();
 }
 
-engine::Program tether::python::lowerPackage(Package &P) {
+engine::Program tether::python::lowerPackage(Package &P,
+                                             llvm::ThreadPoolInterface *Pool) {
   engine::Program Prog;
   for (const auto &M : P.Modules)
     Prog.Files.push_back(M->Path);
@@ -575,16 +587,29 @@ engine::Program tether::python::lowerPackage(Package &P) {
   TypeTable Types(P);
   Types.build();
   Prog.Functions.resize(P.Functions.size());
-  for (size_t F = 0; F < P.Functions.size(); ++F) {
+  // Resolution, the class table and the types are only read from here on.
+  auto LowerOne = [&](size_t F) {
     const Function &Fn = P.Functions[F];
     if (Fn.Mod < 0 || !P.Modules[Fn.Mod]->Tree || !P.Modules[Fn.Mod]->Cat) {
       engine::FunctionBuilder B(Prog.Functions[F]);
       Prog.Functions[F].Name = Fn.Name;
       Prog.Functions[F].QualName = Fn.QualName;
       B.finish();
-      continue;
+      return;
     }
     FnLowerer(P, Types, Prog, engine::FnId(F)).run();
+  };
+  if (!Pool) {
+    for (size_t F = 0; F < P.Functions.size(); ++F)
+      LowerOne(F);
+    return Prog;
   }
+  constexpr size_t Chunk = 64; // functions per task: most are small
+  for (size_t Begin = 0; Begin < P.Functions.size(); Begin += Chunk)
+    Pool->async([&, Begin] {
+      for (size_t F = Begin; F < std::min(Begin + Chunk, P.Functions.size()); ++F)
+        LowerOne(F);
+    });
+  Pool->wait();
   return Prog;
 }

@@ -14,13 +14,19 @@
 #include "Model.h"
 #include "engine/Ir.h"
 
+namespace llvm {
+class ThreadPoolInterface;
+}
+
 namespace tether::python {
 
 /// Lower the whole package. FnId i is P.Functions[i] and ClassId i is
 /// P.Classes[i]; Program::Files[i] is P.Modules[i]->Path. Needs the package
 /// indexed (indexModule + adopt) with resolveBases() done; reads each
-/// module's tree and catalog, changes nothing.
-engine::Program lowerPackage(Package &P);
+/// module's tree and catalog, changes nothing. With a pool, functions are
+/// lowered in parallel (each into its own slot: the result is the same).
+engine::Program lowerPackage(Package &P,
+                             llvm::ThreadPoolInterface *Pool = nullptr);
 
 } // namespace tether::python
 

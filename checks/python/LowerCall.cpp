@@ -201,9 +201,7 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
     if (R.Kind == Resolved::Function) {
       FnRef Ref;
       Ref.Fn = R.Index;
-      const Function &Cal = P.Functions[R.Index];
-      Ref.SkipFirst = Cal.BoundMethod &&
-                      hasDecorator(Cal.Node, P.Modules[Cal.Mod]->Source, "classmethod");
+      Ref.SkipFirst = Types.isClassMethod(R.Index);
       Refs.push_back(Ref);
     } else if (R.Kind == Resolved::Class) {
       Ctors.push_back(R.Index);
@@ -232,8 +230,7 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
         External = true; // a base outside the program (nn.Module)
       }
     } else if (!D.empty() && !isLocalName(Head) && !isSelf(RecvNode) &&
-               !GlobalDecl.count(Head) &&
-               resolve(Head).Kind != Resolved::Global) {
+               !GlobalDecl.count(Head) && !throughGlobal(D)) {
       TakeResolved(resolve(D));
     } else {
       Recv = expr(RecvNode);
@@ -244,9 +241,7 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
         FnRef Ref;
         Ref.Fn = Mth;
         const Function &Cal = P.Functions[Mth];
-        bool ClassMethod =
-            Cal.BoundMethod && hasDecorator(Cal.Node, P.Modules[Cal.Mod]->Source, "classmethod");
-        if (ClassMethod)
+        if (Types.isClassMethod(Mth))
           Ref.SkipFirst = true;
         else if (Cal.BoundMethod)
           Ref.Self = Recv;
@@ -258,9 +253,7 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
         if (Mth >= 0) {
           FnRef Ref;
           Ref.Fn = Mth;
-          Ref.SkipFirst = hasDecorator(P.Functions[Mth].Node,
-                                       P.Modules[P.Functions[Mth].Mod]->Source,
-                                       "classmethod");
+          Ref.SkipFirst = Types.isClassMethod(Mth);
           Refs.push_back(Ref);
         }
       }
@@ -447,6 +440,8 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
   }
 
   // In-tree code: constructors, then functions and methods.
+  if (Ctors.size() == 1 && Refs.empty())
+    return construct(Ctors[0], As, N, Spelled);
   if (!Ctors.empty() || !Refs.empty()) {
     VarId Result = temp();
     for (engine::ClassId C : Ctors)
@@ -462,12 +457,24 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
     return Result;
   }
 
+  // dict.items(d), dict.__setitem__(d, k, v): a method of a builtin
+  // container type called unbound, its receiver passed first.
+  if (Recv == engine::NoVar && !Method.empty() && isContainerMethod(Method) &&
+      !As.empty() && !As[0].Splat && As[0].Keyword.empty()) {
+    std::string Type = key(RecvNode);
+    if ((Type == "dict" || Type == "list" || Type == "set") &&
+        resolve(Type).Kind == Resolved::External) {
+      RecvNode = As[0].Value;
+      Recv = expr(RecvNode);
+      As.erase(As.begin());
+    }
+  }
   // A receiver of no known class.
   if (Recv != engine::NoVar) {
-    VarId Out2 = engine::NoVar;
+    VarId Result = engine::NoVar;
     if (info(Recv).Cls.empty() && isContainerMethod(Method) &&
-        containerMethod(Method, Recv, RecvNode, As, N, Out2))
-      return Out2;
+        containerMethod(Method, Recv, RecvNode, As, N, Result))
+      return Result;
     if (isMetadataMethod(Method)) {
       lowerArgs(As);
       return constant(N);
@@ -521,6 +528,10 @@ VarId FnLowerer::externalOp(std::vector<CallArg> &As, TSNode N,
   if (NoMemory)
     return constant(N);
   for (const CallArg &A : As) {
+    TSSymbol K = kindOf(stripParens(A.Value));
+    if (K == G.Integer || K == L.Float || K == G.String || K == G.True ||
+        K == G.False || K == G.None)
+      continue; // a literal is no memory
     engine::Inst &I = emit(Op::Use, A.Whole);
     I.A = A.V;
     I.Name = Spelled;
@@ -590,8 +601,7 @@ VarId FnLowerer::weakRef(std::vector<CallArg> &As, TSNode N,
       S.P.Base = C;
       if (kindOf(X) != G.ListSplat)
         S.P.Key = std::to_string(Index);
-      S.P.Spelling = key(V);
-      ++Index;
+      ++Index; // the fresh container has no spelling
     });
     First->V = C;
     lowerArgs(As);
@@ -707,106 +717,15 @@ void FnLowerer::emitCall(VarId Dst, const std::vector<FnRef> &Refs,
   engine::Inst &I = emit(Op::Call, N);
   I.Dst = Dst;
   I.Name = Spelled;
-  if (!Refs.empty() && Refs[0].Self != engine::NoVar)
-    I.Args.push_back(Refs[0].Self);
+  if (!Refs.empty()) { // what the callee value holds bound: receiver, partial
+    if (Refs[0].Self != engine::NoVar)
+      I.Args.push_back(Refs[0].Self);
+    I.Args.insert(I.Args.end(), Refs[0].Pos.begin(), Refs[0].Pos.end());
+    for (const auto &KV : Refs[0].Kw)
+      I.Args.push_back(KV.second);
+  }
   for (const CallArg &A : As)
     I.Args.push_back(A.V);
   for (const FnRef &R : Refs)
     I.Targets.push_back(target(R, As));
-}
-
-bool FnLowerer::containerMethod(const std::string &Method, VarId Recv,
-                                TSNode RecvNode, std::vector<CallArg> &As,
-                                TSNode N, VarId &Result) {
-  std::string RecvSpell = key(RecvNode);
-  auto KeyOf = [&](size_t I) {
-    if (I >= As.size() || As[I].Splat || !As[I].Keyword.empty())
-      return std::string();
-    return constKey(As[I].Value);
-  };
-  auto Place = [&](engine::Inst &I, const std::string &Key) {
-    I.P.Kind = PlaceRef::Element;
-    I.P.Base = Recv;
-    I.P.Key = Key;
-    I.P.Spelling = RecvSpell + "[" + (Key.empty() ? (As.empty() ? "" : key(As[0].Value)) : Key) + "]";
-  };
-  auto Read = [&](const std::string &Key, bool MayBeAbsent) {
-    VarId T = temp();
-    engine::Inst &I = emit(Op::Read, N);
-    I.Dst = T;
-    I.MayBeAbsent = MayBeAbsent;
-    Place(I, Key);
-    llvm::SmallVector<engine::ClassId, 1> Elem = info(Recv).Elem;
-    for (engine::ClassId C : Elem)
-      addUnique(info(T).Cls, C);
-    return T;
-  };
-  auto Store = [&](const std::string &Key, VarId V) {
-    engine::Inst &I = emit(Op::Store, N);
-    I.A = V;
-    Place(I, Key);
-  };
-  auto Clear = [&](const std::string &Key) {
-    engine::Inst &I = emit(Op::Clear, N);
-    Place(I, Key);
-  };
-  std::string K0 = KeyOf(0);
-  lowerArgs(As);
-  if (Method == "get" || Method == "__getitem__") {
-    Result = Read(K0, Method == "get");
-  } else if (Method == "setdefault") {
-    if (As.size() >= 2)
-      Store(K0, As[1].V);
-    Result = Read(K0, As.size() < 2);
-  } else if (Method == "pop" || Method == "popitem") {
-    Result = Read(Method == "pop" ? K0 : std::string(), true);
-    Clear(Method == "pop" ? K0 : std::string());
-  } else if (Method == "__setitem__") {
-    if (As.size() >= 2)
-      Store(K0, As[1].V);
-    Result = constant(N);
-  } else if (Method == "append" || Method == "add" || Method == "insert") {
-    size_t VI = Method == "insert" ? 1 : 0;
-    if (VI < As.size())
-      Store(std::string(), As[VI].V);
-    Result = constant(N);
-  } else if (Method == "extend" || Method == "update") {
-    for (const CallArg &A : As) {
-      VarId V = A.V;
-      if (A.Keyword.empty()) { // the elements of what is added
-        V = temp();
-        engine::Inst &R = emit(Op::Read, A.Whole);
-        R.Dst = V;
-        R.P.Kind = PlaceRef::Element;
-        R.P.Base = A.V;
-        R.P.Spelling = key(A.Value);
-      }
-      Store(A.Keyword.empty() ? std::string() : "'" + A.Keyword + "'", V);
-    }
-    Result = constant(N);
-  } else if (Method == "clear" || Method == "remove" || Method == "discard") {
-    Clear(std::string());
-    Result = constant(N);
-  } else if (Method == "items" || Method == "values" || Method == "keys") {
-    Result = temp();
-    copyTo(Result, Recv, N);
-    VarInfo &I = info(Result);
-    I.View = Method == "items" ? VarInfo::Items
-                               : (Method == "values" ? VarInfo::Values : VarInfo::Keys);
-    I.ViewOf = Recv;
-  } else if (Method == "copy") {
-    Result = temp();
-    engine::Inst &A = emit(Op::Alloc, N);
-    A.Dst = Result;
-    A.Alloc = engine::AllocKind::Container;
-    VarId E = Read(std::string(), false);
-    engine::Inst &S = emit(Op::Store, N);
-    S.A = E;
-    S.P.Kind = PlaceRef::Element;
-    S.P.Base = Result;
-    S.P.Spelling = key(N);
-  } else {
-    return false;
-  }
-  return true;
 }

@@ -68,6 +68,16 @@ std::string FnLowerer::constKey(TSNode Sub) const {
 }
 
 VarId FnLowerer::expr(TSNode N) {
+  // Branches inside an expression (`a if c else b`, a comprehension's
+  // `if`) are its own, not those of the statement condition around it.
+  engine::SrcLoc Saved = CondAt;
+  CondAt = {};
+  VarId V = exprKind(N);
+  CondAt = Saved;
+  return V;
+}
+
+VarId FnLowerer::exprKind(TSNode N) {
   if (ts_node_is_null(N))
     return constant(N);
   TSSymbol K = kindOf(N);
@@ -124,13 +134,13 @@ VarId FnLowerer::expr(TSNode N) {
         for (TSNode X : Rs)
           Vs.push_back(expr(X));
         for (size_t I = 0; I < Ls.size(); ++I)
-          assign(Ls[I], Vs[I], Rs[I]);
+          assign(Ls[I], Vs[I]);
         return constant(N);
       }
     }
     VarId V = expr(R);
     for (TSNode T : Targets)
-      assign(T, V, R);
+      assign(T, V);
     return V;
   }
   if (K == G.AugAssignment) {
@@ -146,7 +156,7 @@ VarId FnLowerer::expr(TSNode N) {
   }
   if (K == G.NamedExpr) {
     VarId V = expr(fieldOf(N, G.FValue));
-    assign(fieldOf(N, G.FName), V, fieldOf(N, G.FValue));
+    assign(fieldOf(N, G.FName), V);
     return V;
   }
   if (K == G.Conditional)
@@ -159,7 +169,7 @@ VarId FnLowerer::expr(TSNode N) {
   if (K == G.Dictionary)
     return dictionary(N);
   if (K == G.List || K == G.Tuple || K == G.ExpressionList ||
-      kindOf(N) == ts_language_symbol_for_name(G.Lang, "set", 3, true))
+      K == L.Set)
     return literal(N);
   if (K == G.KeywordArgument)
     return expr(fieldOf(N, G.FValue));
@@ -184,6 +194,14 @@ VarId FnLowerer::expr(TSNode N) {
       expr(C);
   });
   return constant(N);
+}
+
+bool FnLowerer::throughGlobal(const std::string &Dotted) {
+  for (size_t Dot = Dotted.find('.'); Dot != std::string::npos;
+       Dot = Dotted.find('.', Dot + 1))
+    if (resolve(Dotted.substr(0, Dot)).Kind == Resolved::Global)
+      return true;
+  return false;
 }
 
 VarId FnLowerer::name(TSNode N) {
@@ -242,9 +260,7 @@ VarId FnLowerer::attribute(TSNode N) {
         FnRef F;
         F.Fn = R.Index;
         // Through its class: a classmethod gets the class first.
-        const Function &Cal = P.Functions[R.Index];
-        F.SkipFirst = Cal.BoundMethod &&
-                      hasDecorator(Cal.Node, P.Modules[Cal.Mod]->Source, "classmethod");
+        F.SkipFirst = Types.isClassMethod(R.Index);
         info(V).Fns.push_back(F);
         return V;
       }
@@ -261,7 +277,7 @@ VarId FnLowerer::attribute(TSNode N) {
         return globalRead(R.Qual, N);
       // An attribute of a module-level object goes through the object;
       // anything else external (torch.float16) is no memory of ours.
-      if (resolve(Head).Kind != Resolved::Global) {
+      if (!throughGlobal(D)) {
         if (Cat.CapturePredicates.matches(D) || Cat.CapturePredicates.matches(R.Qual)) {
           VarId T = temp();
           engine::Inst &I = emit(Op::Test, N);
@@ -351,7 +367,7 @@ VarId FnLowerer::subscript(TSNode N) {
 VarId FnLowerer::literal(TSNode N) {
   // A list, tuple or set literal: a fresh container holding its elements
   // (a list's and a tuple's at their constant index).
-  bool Indexed = kindOf(N) != ts_language_symbol_for_name(G.Lang, "set", 3, true);
+  bool Indexed = kindOf(N) != L.Set;
   VarId C = temp();
   engine::Inst &A = emit(Op::Alloc, N);
   A.Dst = C;
@@ -381,7 +397,6 @@ VarId FnLowerer::literal(TSNode N) {
     S.P.Base = C;
     if (Indexed && !Splatted && K != G.ListSplat)
       S.P.Key = std::to_string(Index);
-    S.P.Spelling = key(N);
     ++Index;
     llvm::SmallVector<engine::ClassId, 1> Cls = info(V).Cls;
     for (engine::ClassId K2 : Cls)
@@ -423,7 +438,6 @@ VarId FnLowerer::dictionary(TSNode N) {
     S.P.Kind = PlaceRef::Element;
     S.P.Base = C;
     S.P.Key = Key;
-    S.P.Spelling = key(N);
     llvm::SmallVector<engine::ClassId, 1> Cls = info(V).Cls;
     for (engine::ClassId K2 : Cls)
       addUnique(info(C).Elem, K2);
@@ -543,362 +557,4 @@ VarId FnLowerer::conditional(TSNode N) {
   B.jump(J);
   B.setBlock(J);
   return R;
-}
-
-VarId FnLowerer::boolValue(TSNode N) {
-  TSSymbol K = kindOf(N);
-  if (K == G.NotOp) {
-    VarId A = expr(fieldOf(N, G.FArgument));
-    VarId T = temp();
-    engine::Inst &I = emit(Op::Not, N);
-    I.Dst = T;
-    I.A = A;
-    info(T).Truth = true;
-    return T;
-  }
-  if (K == G.Comparison) {
-    bool Neg = false;
-    VarId T = comparisonTest(N, Neg);
-    if (T == engine::NoVar)
-      return constant(N);
-    if (!Neg)
-      return T;
-    VarId NT = temp();
-    engine::Inst &I = emit(Op::Not, N);
-    I.Dst = NT;
-    I.A = T;
-    info(NT).Truth = true;
-    return NT;
-  }
-  // `a or b` / `a and b`: the value of one operand or the other.
-  VarId R = temp();
-  TSNode Lhs = fieldOf(N, G.FLeft), Rhs = fieldOf(N, G.FRight);
-  bool Or = text(fieldOf(N, G.FOperator)) == "or";
-  VarId A = expr(Lhs);
-  copyTo(R, A, Lhs);
-  uint32_t Other = B.block(), J = B.block();
-  if (Or)
-    branchOn(A, Lhs, J, Other);
-  else
-    branchOn(A, Lhs, Other, J);
-  B.setBlock(Other);
-  VarId Bv = expr(Rhs);
-  copyTo(R, Bv, Rhs);
-  B.jump(J);
-  B.setBlock(J);
-  return R;
-}
-
-void FnLowerer::branchOn(VarId V, TSNode N, uint32_t T, uint32_t F) {
-  N = stripParens(N);
-  TSSymbol K = kindOf(N);
-  if (!info(V).Truth &&
-      (K == G.Identifier || K == G.Attribute || K == G.Subscript)) {
-    // `if x:` -- x holds something, so x is not None.
-    VarId Null = temp();
-    engine::Inst &I = emit(Op::Test, N);
-    I.Dst = Null;
-    I.A = V;
-    I.Test = engine::TestKind::IsNull;
-    info(Null).Truth = true;
-    B.branch(Null, F, T, loc(N));
-    return;
-  }
-  B.branch(V, T, F, loc(N));
-}
-
-void FnLowerer::cond(TSNode N, uint32_t T, uint32_t F) {
-  N = stripParens(N);
-  TSSymbol K = kindOf(N);
-  if (K == G.NotOp) {
-    cond(fieldOf(N, G.FArgument), F, T);
-    return;
-  }
-  if (K == G.BooleanOp) {
-    uint32_t Mid = B.block();
-    if (text(fieldOf(N, G.FOperator)) == "and")
-      cond(fieldOf(N, G.FLeft), Mid, F);
-    else
-      cond(fieldOf(N, G.FLeft), T, Mid);
-    B.setBlock(Mid);
-    cond(fieldOf(N, G.FRight), T, F);
-    return;
-  }
-  if (K == G.Comparison) {
-    bool Neg = false;
-    VarId V = comparisonTest(N, Neg);
-    if (V == engine::NoVar)
-      V = constant(N);
-    B.branch(V, Neg ? F : T, Neg ? T : F, loc(N));
-    return;
-  }
-  if (ts_node_is_null(N)) {
-    B.branch(constant(N), T, F, loc(N));
-    return;
-  }
-  branchOn(expr(N), N, T, F);
-}
-
-/// The receiver of a size read (`x.numel()`, `x.shape[0]`, `x.size(1)`,
-/// `x.nbytes`), or a null node.
-static TSNode sizeReceiver(TSNode O, std::string_view Src) {
-  const Grammar &G = Grammar::get();
-  for (unsigned Steps = 0; Steps < 8; ++Steps) {
-    O = stripParens(O);
-    TSSymbol K = kindOf(O);
-    if (K == G.Subscript) {
-      O = fieldOf(O, G.FValue);
-      continue;
-    }
-    if (K == G.Call)
-      O = fieldOf(O, G.FFunction);
-    if (kindOf(O) != G.Attribute)
-      return {};
-    std::string_view A = textOf(fieldOf(O, G.FAttribute), Src);
-    if (A == "numel" || A == "size" || A == "shape" || A == "nbytes" ||
-        A == "nelement")
-      return fieldOf(O, G.FObject);
-    return {};
-  }
-  return {};
-}
-
-VarId FnLowerer::comparisonTest(TSNode N, bool &Neg) {
-  std::vector<TSNode> Operands;
-  std::vector<std::string> Ops;
-  eachChild(N, false, [&](TSNode X, TSFieldId) {
-    if (ts_node_is_named(X)) {
-      if (kindOf(X) != G.Comment)
-        Operands.push_back(X);
-    } else {
-      Ops.push_back(ts_node_type(X));
-    }
-  });
-  std::vector<std::string> Merged; // "is not" / "not in" come as two tokens
-  for (size_t I = 0; I < Ops.size(); ++I) {
-    if (I + 1 < Ops.size() && Ops[I] == "is" && Ops[I + 1] == "not")
-      Merged.push_back("is not"), ++I;
-    else if (I + 1 < Ops.size() && Ops[I] == "not" && Ops[I + 1] == "in")
-      Merged.push_back("not in"), ++I;
-    else
-      Merged.push_back(Ops[I]);
-  }
-  Neg = false;
-  if (Operands.size() == 2 && Merged.size() == 1) {
-    TSNode Lhs = Operands[0], Rhs = Operands[1];
-    const std::string &O = Merged[0];
-    bool RNone = kindOf(stripParens(Rhs)) == G.None;
-    bool LNone = kindOf(stripParens(Lhs)) == G.None;
-    if ((RNone || LNone) &&
-        (O == "is" || O == "==" || O == "is not" || O == "!=")) {
-      VarId Subject = expr(RNone ? Lhs : Rhs);
-      VarId T = temp();
-      engine::Inst &I = emit(Op::Test, N);
-      I.Dst = T;
-      I.A = Subject;
-      I.Test = engine::TestKind::IsNull;
-      info(T).Truth = true;
-      Neg = O == "is not" || O == "!=";
-      return T;
-    }
-    if (O == "in" || O == "not in") {
-      std::string Key = constKey(Lhs);
-      if (Key.empty())
-        expr(Lhs);
-      VarId C = expr(Rhs);
-      VarId T = temp();
-      engine::Inst &I = emit(Op::Test, N);
-      I.Dst = T;
-      I.Test = engine::TestKind::PlaceEmpty;
-      I.P.Kind = PlaceRef::Element;
-      I.P.Base = C;
-      I.P.Key = Key;
-      I.P.Spelling = key(Rhs);
-      info(T).Truth = true;
-      Neg = O == "in";
-      return T;
-    }
-    TSNode SL = sizeReceiver(Lhs, Src), SR = sizeReceiver(Rhs, Src);
-    if (!ts_node_is_null(SL) || !ts_node_is_null(SR)) {
-      VarId Of = expr(ts_node_is_null(SL) ? SR : SL);
-      TSNode Other = ts_node_is_null(SL) ? Lhs : Rhs;
-      if (!ts_node_is_null(SL) && !ts_node_is_null(SR))
-        expr(SR);
-      else
-        expr(Other);
-      VarId T = temp();
-      engine::Inst &I = emit(Op::Test, N);
-      I.Dst = T;
-      I.A = Of;
-      I.Test = engine::TestKind::SizeCheck;
-      info(T).Truth = true;
-      return T;
-    }
-  }
-  for (TSNode O : Operands)
-    expr(O);
-  return engine::NoVar;
-}
-
-void FnLowerer::bindName(const std::string &Name, VarId V, TSNode At) {
-  if (isLocalName(Name) || (!FnIsModule && !GlobalDecl.count(Name))) {
-    VarId X = local(Name);
-    LocalNames.insert(Name);
-    if (X != V)
-      copyTo(X, V, At);
-    markWorkspace(V, Name);
-    return;
-  }
-  engine::Inst &I = emit(Op::Store, At);
-  I.A = V;
-  I.P.Kind = PlaceRef::Global;
-  I.P.Name = M.Name + "." + Name;
-  I.P.Spelling = Name;
-  markWorkspace(V, Name);
-  if (FnIsModule) {
-    auto [It, New] = GlobalVals.emplace(Name, V);
-    if (!New) {
-      VarId Acc = It->second;
-      if (Acc != V) { // several stores: a variable that unites them
-        VarId U = temp();
-        merge(U, Acc);
-        merge(U, V);
-        It->second = U;
-      }
-    }
-  }
-}
-
-void FnLowerer::assign(TSNode Target, VarId V, TSNode Value) {
-  (void)Value;
-  Target = stripParens(Target);
-  TSSymbol K = kindOf(Target);
-  if (K == G.Identifier) {
-    bindName(text(Target), V, Target);
-    return;
-  }
-  if (K == G.Attribute) {
-    TSNode Obj = fieldOf(Target, G.FObject);
-    std::string Attr = text(fieldOf(Target, G.FAttribute));
-    std::string D = dottedName(Target, Src);
-    engine::Inst *I = nullptr;
-    if (!D.empty()) {
-      std::string Head = D.substr(0, D.find('.'));
-      if (!isLocalName(Head) && !isSelf(Obj) && !GlobalDecl.count(Head)) {
-        Resolved R = resolve(D);
-        std::string Owner = D.substr(0, D.rfind('.'));
-        Resolved::KindT OK = resolve(Owner).Kind;
-        if (R.Kind == Resolved::Global || OK == Resolved::Class ||
-            OK == Resolved::Module) {
-          I = &emit(Op::Store, Target); // mod.G = v, Cls.attr = v
-          I->P.Kind = PlaceRef::Global;
-          I->P.Name = R.Qual;
-        }
-      }
-    }
-    if (!I) {
-      VarId Base = expr(Obj);
-      I = &emit(Op::Store, Target);
-      I->P.Kind = PlaceRef::Field;
-      I->P.Base = Base;
-      I->P.Name = Attr;
-    }
-    I->A = V;
-    I->P.Spelling = key(Target);
-    markWorkspace(V, Attr);
-    return;
-  }
-  if (K == G.Subscript) {
-    TSNode BaseN = fieldOf(Target, G.FValue);
-    VarId Base = expr(BaseN);
-    std::string Key;
-    unsigned Subs = 0;
-    eachChild(Target, true, [&](TSNode C, TSFieldId F) {
-      if (F != G.FSubscript)
-        return;
-      ++Subs;
-      Key = constKey(C);
-      if (Key.empty())
-        expr(C);
-    });
-    if (Subs != 1)
-      Key.clear();
-    engine::Inst &I = emit(Op::Store, Target);
-    I.A = V;
-    I.P.Kind = PlaceRef::Element;
-    I.P.Base = Base;
-    I.P.Key = Key;
-    I.P.Spelling = key(Target);
-    std::string D = dottedName(BaseN, Src);
-    markWorkspace(V, D.empty() ? key(BaseN) : D);
-    return;
-  }
-  if (K == G.PatternList || K == G.TuplePattern || K == G.ListPattern ||
-      K == G.Tuple || K == G.List || K == G.ExpressionList) {
-    // a, b = v: each target an element of v.
-    unsigned Index = 0;
-    bool Splatted = false;
-    eachChild(Target, true, [&](TSNode C, TSFieldId) {
-      TSSymbol CK = kindOf(C);
-      if (CK == G.Comment)
-        return;
-      bool Splat = CK == G.ListSplatPattern || CK == G.ListSplat;
-      Splatted |= Splat;
-      VarId E = temp();
-      engine::Inst &R = emit(Op::Read, C);
-      R.Dst = E;
-      R.P.Kind = PlaceRef::Element;
-      R.P.Base = V;
-      if (!Splatted)
-        R.P.Key = std::to_string(Index);
-      R.P.Spelling = key(Target);
-      ++Index;
-      llvm::SmallVector<engine::ClassId, 1> Elem = info(V).Elem;
-      for (engine::ClassId X : Elem)
-        addUnique(info(E).Cls, X);
-      assign(Splat ? firstChildOf(C) : C, E, TSNode{});
-    });
-    return;
-  }
-  if (K == G.ListSplatPattern || K == G.ListSplat)
-    assign(firstChildOf(Target), V, TSNode{});
-  // Anything else cannot be assigned to (a syntax error CPython reports).
-}
-
-void FnLowerer::bindElement(TSNode Target, VarId Iter, TSNode At) {
-  const VarInfo &I = info(Iter);
-  VarId From = I.View != VarInfo::NoView ? I.ViewOf : Iter;
-  VarInfo::ViewT View = I.View;
-  TSNode T = stripParens(Target);
-  TSSymbol K = kindOf(T);
-  bool Pair = K == G.PatternList || K == G.TuplePattern || K == G.Tuple ||
-              K == G.ListPattern;
-  auto Element = [&](TSNode Where) {
-    VarId E = temp();
-    engine::Inst &R = emit(Op::Read, Where);
-    R.Dst = E;
-    R.P.Kind = PlaceRef::Element;
-    R.P.Base = From;
-    R.P.Spelling = From == engine::NoVar ? std::string() : Out.VarNames[From];
-    llvm::SmallVector<engine::ClassId, 1> Elem = info(From).Elem;
-    for (engine::ClassId X : Elem)
-      addUnique(info(E).Cls, X);
-    return E;
-  };
-  if (View == VarInfo::Keys) {
-    assign(Target, constant(At), TSNode{});
-    return;
-  }
-  if ((View == VarInfo::Items || View == VarInfo::Enumerate) && Pair) {
-    // for k, v in d.items() / for i, x in enumerate(xs)
-    std::vector<TSNode> Parts;
-    eachChild(T, true, [&](TSNode C, TSFieldId) {
-      if (kindOf(C) != G.Comment)
-        Parts.push_back(C);
-    });
-    for (size_t J = 0; J < Parts.size(); ++J)
-      assign(Parts[J], J == 1 ? Element(Parts[J]) : constant(Parts[J]), TSNode{});
-    return;
-  }
-  assign(Target, Element(At), TSNode{});
 }

@@ -27,7 +27,7 @@ namespace tether::python {
 struct LowerSyntax {
   TSSymbol BinaryOp, UnaryOp, GenericType, UnionType, MemberType, TypeParam,
       Float, Ellipsis, Nonlocal, KeywordSeparator, PositionalSeparator,
-      ConcatenatedString, Pass;
+      ConcatenatedString, Pass, Set;
   TSFieldId FReturnType;
   static const LowerSyntax &get();
 };
@@ -54,6 +54,8 @@ public:
   TypeInfo attr(engine::ClassId C, const std::string &Name) const;
   TypeInfo global(const std::string &Qual) const;
   TypeInfo returns(engine::FnId F) const;
+  /// A method decorated @classmethod (its parameter 0 is the class).
+  bool isClassMethod(engine::FnId F) const;
 
 private:
   void readClass(engine::ClassId C);
@@ -65,6 +67,7 @@ private:
   std::vector<std::unordered_map<std::string, TypeInfo>> Attrs;
   std::unordered_map<std::string, TypeInfo> Globals;
   std::vector<TypeInfo> Returns;
+  std::vector<bool> ClassMethods;
 };
 
 /// The parameters of a definition as Function::Params lists them (one entry
@@ -75,8 +78,8 @@ struct ParamDecl {
   TSNode Type{};    ///< The annotation, or a null node.
 };
 std::vector<ParamDecl> paramDecls(TSNode Params, std::string_view Src);
-/// Whether a definition carries the decorator Name (`@classmethod`).
-bool hasDecorator(TSNode Def, std::string_view Src, llvm::StringRef Name);
+/// Whether a decorated_definition carries the decorator Name.
+bool hasDecorator(TSNode Decorated, std::string_view Src, llvm::StringRef Name);
 
 /// A callable held in a variable: an in-tree function, maybe bound to a
 /// receiver (a bound method) or to leading arguments (functools.partial).
@@ -142,6 +145,7 @@ private:
 
   // --- expressions (LowerExpr.cpp) ------------------------------------
   engine::VarId expr(TSNode N);
+  engine::VarId exprKind(TSNode N);
   engine::VarId name(TSNode N);
   engine::VarId attribute(TSNode N);
   engine::VarId subscript(TSNode N);
@@ -152,14 +156,22 @@ private:
   engine::VarId boolValue(TSNode N);
   /// Branch to T when N holds, else to F (short-circuit `and`/`or`/`not`).
   void cond(TSNode N, uint32_t T, uint32_t F);
+  /// cond() for a statement's condition: its branches are at the whole
+  /// condition (`not ctx.capturing`), where today's notes put a predicate
+  /// region's begin.
+  void condition(TSNode N, uint32_t T, uint32_t F);
+  engine::SrcLoc branchLoc(TSNode N) const;
   /// A Test for a comparison it can read, or NoVar.
   engine::VarId comparisonTest(TSNode N, bool &Negated);
-  void assign(TSNode Target, engine::VarId V, TSNode Value);
+  void assign(TSNode Target, engine::VarId V);
   void bindName(const std::string &Name, engine::VarId V, TSNode At);
   /// Bind a loop / comprehension target to an element of Iter's value.
   void bindElement(TSNode Target, engine::VarId Iter, TSNode At);
   std::string constKey(TSNode Sub) const;
   engine::VarId globalRead(const std::string &Qual, TSNode At);
+  /// Whether a proper prefix of Dotted names a module global
+  /// (`mod.CACHE.get`): the rest is read through that object.
+  bool throughGlobal(const std::string &Dotted);
   engine::VarId local(const std::string &Name);
   void copyTo(engine::VarId Dst, engine::VarId From, TSNode At);
   /// Branch on a value's truth: a Test's, or `x` is not None.
@@ -255,6 +267,8 @@ private:
     size_t RegionDepth;
   };
   std::vector<Handler> Handlers;
+  /// The statement condition being lowered (see condition()).
+  engine::SrcLoc CondAt;
 };
 
 } // namespace tether::python

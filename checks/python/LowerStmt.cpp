@@ -62,7 +62,7 @@ void FnLowerer::stmt(TSNode S, TSNode Next) {
   } else if (K == G.Assert) {
     TSNode C = firstChildOf(S);
     uint32_t Ok = B.block(), Fail = B.block();
-    cond(C, Ok, Fail);
+    condition(C, Ok, Fail);
     B.setBlock(Fail);
     throwOut(loc(S));
     B.setBlock(Ok);
@@ -104,7 +104,7 @@ void FnLowerer::ifChain(TSNode If) {
   TSNode CondN = fieldOf(If, G.FCondition), Conseq = fieldOf(If, G.FConsequence);
   for (size_t AltIdx = 0;;) {
     uint32_t T = B.block(), F = B.block();
-    cond(CondN, T, F);
+    condition(CondN, T, F);
     B.setBlock(T);
     block(Conseq);
     if (!B.terminated())
@@ -155,7 +155,7 @@ void FnLowerer::whileLoop(TSNode S) {
            After = B.block();
   B.jump(Head);
   B.setBlock(Head);
-  cond(fieldOf(S, G.FCondition), Body, Exit);
+  condition(fieldOf(S, G.FCondition), Body, Exit);
   B.setBlock(Body);
   Loops.push_back({Head, After, Regions.size()});
   block(fieldOf(S, G.FBody));
@@ -227,7 +227,7 @@ void FnLowerer::tryStmt(TSNode S) {
       if (K == G.Block)
         block(X);
       else if (K == G.AsPattern) // except E as e: e holds no memory of ours
-        assign(firstChildOf(fieldOf(X, G.FAlias)), constant(X), TSNode{});
+        assign(firstChildOf(fieldOf(X, G.FAlias)), constant(X));
     });
     if (!B.terminated())
       B.jump(Fin);
@@ -300,7 +300,7 @@ void FnLowerer::withStmt(TSNode S, TSNode Next) {
       if (Val == engine::NoVar)
         Val = expr(V);
       if (!ts_node_is_null(Alias))
-        assign(Alias, Val, V);
+        assign(Alias, Val);
     });
   });
   block(fieldOf(S, G.FBody));
