@@ -573,6 +573,31 @@ void FnLowerer::run() {
   B.finish();
 }
 
+namespace {
+
+/// A container's slot is spelled as the container in messages
+/// ("'_graph_params.workspaces'", as in C++): drop the subscript.
+void spellSlotsByContainer(engine::Program &Prog) {
+  for (engine::Function &F : Prog.Functions)
+    for (engine::Block &B : F.Blocks)
+      for (engine::Inst &I : B.Insts) {
+        std::string &S = I.P.Spelling;
+        if (I.P.Kind != engine::PlaceRef::Element || S.empty() || S.back() != ']')
+          continue;
+        int Depth = 0;
+        for (size_t K = S.size(); K-- > 0;) {
+          Depth += S[K] == ']' ? 1 : S[K] == '[' ? -1 : 0;
+          if (Depth == 0) {
+            if (K > 0)
+              S.resize(K);
+            break;
+          }
+        }
+      }
+}
+
+} // namespace
+
 engine::Program tether::python::lowerPackage(Package &P,
                                              llvm::ThreadPoolInterface *Pool) {
   engine::Program Prog;
@@ -602,6 +627,7 @@ engine::Program tether::python::lowerPackage(Package &P,
   if (!Pool) {
     for (size_t F = 0; F < P.Functions.size(); ++F)
       LowerOne(F);
+    spellSlotsByContainer(Prog);
     return Prog;
   }
   constexpr size_t Chunk = 64; // functions per task: most are small
@@ -611,5 +637,6 @@ engine::Program tether::python::lowerPackage(Package &P,
         LowerOne(F);
     });
   Pool->wait();
+  spellSlotsByContainer(Prog);
   return Prog;
 }

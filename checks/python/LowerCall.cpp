@@ -549,12 +549,17 @@ VarId FnLowerer::externalOp(std::vector<CallArg> &As, TSNode N,
   if (!Producer && isAllocation(Last)) {
     // A size computed from this function's arguments (or its object's
     // fields), not a maximum the caller cannot exceed.
+    // A parameter passed as the size, or a size computed from the
+    // object's own fields (one layer's head count); an expression of the
+    // key such as `n * 2` is the same for every layer.
     bool Sized = false;
     for (const CallArg &A : As) {
       if (!A.Keyword.empty() || Sized)
         continue;
+      if (kindOf(A.Value) == G.Identifier && ParamNames.count(text(A.Value)))
+        Sized = true;
       preorder(A.Value, [&](TSNode X) {
-        if (kindOf(X) == G.Identifier && ParamNames.count(text(X)))
+        if (kindOf(X) == G.Attribute && isSelf(firstChildOf(X)))
           Sized = true;
         return !Sized;
       });
@@ -613,6 +618,15 @@ VarId FnLowerer::weakRef(std::vector<CallArg> &As, TSNode N,
   I.Dst = W;
   I.A = First->V;
   I.Name = Spelled;
+  // The edit that drops this conversion (offered when it is the inner one
+  // of a nested pair): the call replaced by its argument. Offsets are into
+  // the file, whose byte order mark the text lacks and which may be latin-1.
+  FixIt Fix;
+  Fix.File = M.Path;
+  Fix.Offset = M.Layout.fileOffset(Src, ts_node_start_byte(N));
+  Fix.Length = M.Layout.fileOffset(Src, ts_node_end_byte(N)) - Fix.Offset;
+  Fix.Text = M.Layout.fileText(text(First->Value));
+  I.Fixes.push_back(std::move(Fix));
   return W;
 }
 
@@ -724,8 +738,11 @@ void FnLowerer::emitCall(VarId Dst, const std::vector<FnRef> &Refs,
     for (const auto &KV : Refs[0].Kw)
       I.Args.push_back(KV.second);
   }
-  for (const CallArg &A : As)
+  I.ArgLocs.assign(I.Args.size(), loc(N)); // bound: written at the call
+  for (const CallArg &A : As) {
     I.Args.push_back(A.V);
+    I.ArgLocs.push_back(loc(A.Value));
+  }
   for (const FnRef &R : Refs)
     I.Targets.push_back(target(R, As));
 }

@@ -20,7 +20,8 @@
 #include "Syntax.h"
 #include "TreeAlloc.h"
 #include "Validate.h"
-#include "Walker.h"
+#include "Lower.h"
+#include "engine/Engine.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -428,22 +429,26 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   P.Functions.reserve(NumFunctions);
   for (size_t I = 0; I < P.Modules.size(); ++I)
     P.adopt((int)I, std::move(Indexed[I]));
-  analyzeFunctions(P, Pool);
+  // Lower every function into the engine's IR while the trees are alive,
+  // then let the one engine reason about the whole package.
+  engine::Program Prog = lowerPackage(P);
   // Scopes left out of a named module (too deeply nested) are its problems;
   // a context module's are reported when it is named itself.
   for (auto &M : P.Modules)
     if (!ContextPaths.count(M->Path))
       for (std::string &Msg : M->Problems)
         R.Problems.push_back({M->Path, std::move(Msg)});
-  // The trees are done with: free them while the package checks run.
   for (auto &M : P.Modules)
     Pool.async([T = M->Tree] { ts_tree_delete(T); });
   for (auto &M : P.Modules)
     M->Tree = nullptr;
-  for (Function &F : P.Functions)
-    for (Finding &Fi : F.F.Findings)
-      P.Findings.push_back(std::move(Fi));
-  runPackageChecks(P);
+  engine::Options EO;
+  EO.IsWorkspaceName = [&P](uint32_t File, llvm::StringRef Name) {
+    if (File >= P.Modules.size())
+      return false;
+    return P.Modules[File]->Cat->WorkspaceNames.matches(Name.lower());
+  };
+  P.Findings = engine::analyze(Prog, std::move(EO));
   Pool.wait();
 
   // NOLINT / noqa, parsed only for files with findings.
