@@ -71,6 +71,22 @@ int32_t Context::predicateRegion(FnId F, SrcLoc At) {
   return It->second;
 }
 
+void Context::contentsOf(MemId P, llvm::SmallVectorImpl<const Value *> &Out) {
+  MemId W = Mem.wildcard(P);
+  if (W == P) { // any key: everything stored to any of its slots
+    auto It = ContentsAll.find(P);
+    if (It != ContentsAll.end())
+      Out.push_back(&It->second);
+    return;
+  }
+  // A constant key: its own stores and stores made with a computed key.
+  for (MemId X : {P, W}) {
+    auto It = Contents.find(X);
+    if (It != Contents.end())
+      Out.push_back(&It->second);
+  }
+}
+
 std::string Context::displayName(FnId F) const {
   return P.Functions[F].Name;
 }

@@ -33,8 +33,11 @@ public:
   /// Functions some in-tree call may reach: their parameters are told by
   /// their callers. The others (entry points) close parameters by class.
   std::vector<bool> HasCallers;
-  /// What every place may hold, over the whole program (closed terms).
-  llvm::DenseMap<MemId, Value> Contents;
+  /// What every place may hold, over the whole program (closed terms):
+  /// stored exactly there, and stored to any of its slots (by wildcard).
+  llvm::DenseMap<MemId, Value> Contents, ContentsAll;
+  /// What may be read at P: stores to P and to the slots P stands for.
+  void contentsOf(MemId P, llvm::SmallVectorImpl<const Value *> &Out);
   /// Findings made while interpreting (double and maybe-empty conversions).
   std::vector<Finding> Findings;
 

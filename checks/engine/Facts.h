@@ -132,6 +132,7 @@ struct DeathFact {
   SrcLoc At;
   bool AtReturn;
   CaptureState C;
+  bool AfterWeakStore; ///< On a path that stored a weak alias of it.
 };
 struct PlaceUseFact {
   MemId Place;
@@ -198,7 +199,6 @@ struct FunctionFacts {
   std::vector<SlotWriteFact> SlotWrites;
   std::vector<CallFact> Calls;
   std::vector<DeferredNullFact> DeferredNulls;
-  MemSet Escaped;
   bool StreamSync = false;
 };
 

@@ -191,9 +191,12 @@ private:
   }
 
   void die(State &S, MemId X, SrcLoc At, bool AtReturn) {
+    if (memSetHas(S.Escaped, X)) // someone outside still holds it
+      return;
     S.markDead(X, At);
     if (Emit && Rec)
-      Facts.Deaths.push_back(DeathFact{X, At, AtReturn, S.Cap});
+      Facts.Deaths.push_back(
+          DeathFact{X, At, AtReturn, S.Cap, memSetHas(S.Pending, X)});
   }
 
   llvm::SmallVector<MemId, 2> places(const State &S, const PlaceRef &P) {
@@ -203,7 +206,7 @@ private:
       return Out;
     }
     uint32_t Step = P.Kind == PlaceRef::Field ? M.str(P.Name)
-                                              : MemTable::kElement;
+                                              : M.elementStep(P.Key);
     for (const Atom &A : get(S, P.Base))
       if (A.Kind == Atom::Mem || A.Kind == Atom::Weak) {
         MemId C = M.child(A.M, Step);
@@ -261,8 +264,7 @@ private:
     case Op::Store: {
       Value V = get(S, I.A);
       for (MemId P : places(S, I.P)) {
-        if (Emit)
-          store(P, V, I.Loc, I.P.Spelling, S.Cap, memSetHas(S.Empty, P));
+        store(S, P, V, I.Loc, I.P.Spelling, S.Cap, memSetHas(S.Empty, P));
         knowEmpty(S, P, false);
         if (V.has(Atom::Null)) // may hold None now: neither known
           forget(S.NonNull, P);
@@ -359,8 +361,7 @@ private:
       break;
     }
     case Op::Escape:
-      if (Emit)
-        escape(get(S, I.A));
+      escape(S, get(S, I.A));
       break;
     case Op::Sync:
       if (Emit && Rec)
@@ -452,6 +453,8 @@ private:
   }
 
   void addConvert(const ConvertEffect &E) {
+    if (!Emit)
+      return;
     for (const ConvertEffect &O : Sum.Converts)
       if (O.Of == E.Of && O.At == E.At)
         return;
@@ -460,7 +463,7 @@ private:
 
   void deferredNull(MemId Place, SrcLoc At, FnId Helper, uint32_t Param,
                     SrcLoc HelperAt) {
-    if (!Rec)
+    if (!Emit || !Rec)
       return;
     if (auto C = close(Place))
       Facts.DeferredNulls.push_back(
@@ -472,9 +475,8 @@ private:
   void call(State &S, const Inst &I, uint32_t B, uint32_t Idx) {
     if (I.Targets.empty()) {
       // Unknown code: it may keep its arguments; its result is new memory.
-      if (Emit)
-        for (VarId A : I.Args)
-          escape(get(S, A));
+      for (VarId A : I.Args)
+        escape(S, get(S, A));
       MemId X = M.root(RootKind::Alloc, uint32_t(Cx.allocSite(F, B, Idx)));
       assign(S, I.Dst, Value(Atom::mem(X)), I.Loc);
       return;
@@ -490,8 +492,7 @@ private:
         Args[K] = get(S, T.Args[K]);
       R.join(subst(Callee.Returns, Args, T.Fn, I.Loc));
       Predicate |= Callee.ReturnsCapturePredicate;
-      if (Emit)
-        applyEffects(S, I, T, Callee, Args);
+      applyEffects(S, I, T, Callee, Args);
     }
     assign(S, I.Dst, std::move(R), I.Loc);
     if (Predicate && I.Dst != NoVar) {
@@ -511,7 +512,10 @@ private:
 
   void applyEffects(State &S, const Inst &I, const CallTarget &T,
                     const Summary &Callee, const std::vector<Value> &Args) {
-    if (Rec)
+    // The state changes (escapes, pending weak stores) apply on every pass;
+    // what is recorded only on the last.
+    const bool Record = Emit && Rec;
+    if (Record)
       Facts.Calls.push_back(CallFact{T.Fn, I.Loc, S.Cap});
     bool Reported = false;
     // A weak reference handed to a function that returns a weak reference
@@ -526,7 +530,7 @@ private:
       bool Named = ArgVar != NoVar && size_t(ArgVar) < Fn.VarNames.size() &&
                    !Fn.VarNames[ArgVar].empty();
       for (const Atom &Arg : Args[P])
-        if (Arg.Kind == Atom::Weak && !Reported && Rec &&
+        if (Arg.Kind == Atom::Weak && !Reported && Record &&
             !(Named && Cx.Convs[Arg.W].Fn == F &&
               Cx.Convs[Arg.W].Helper == T.Fn)) {
           DoubleWeakFact D;
@@ -551,7 +555,7 @@ private:
         ThroughResult |= A.Kind == Atom::Weak && A.M == E.Of;
       SrcLoc ConvAt = ThroughResult ? I.Loc : E.At;
       for (const Atom &Arg : Args[AP]) {
-        if (K.Path.empty() && Arg.Kind == Atom::Weak && !Reported && Rec &&
+        if (K.Path.empty() && Arg.Kind == Atom::Weak && !Reported && Record &&
             !ThroughResult) { // a returned conversion is judged above
           DoubleWeakFact D;
           D.At = I.Loc;
@@ -563,7 +567,7 @@ private:
           Facts.Doubles.push_back(std::move(D));
           Reported = true;
         }
-        if (K.Path.empty() && Arg.Kind == Atom::Null && E.Unguarded && Rec)
+        if (K.Path.empty() && Arg.Kind == Atom::Null && E.Unguarded && Record)
           Facts.NullConversions.push_back(
               NullConversionFact{I.Loc, Arg.W, T.Fn, uint32_t(AP), ConvAt});
         if (Arg.Kind != Atom::Mem && Arg.Kind != Atom::Weak)
@@ -586,20 +590,22 @@ private:
     for (const StoreEffect &E : Callee.Stores) {
       Value V = subst(E.V, Args, T.Fn, I.Loc);
       for (MemId P : substPlace(E.Place, Args))
-        store(P, V, E.At, E.Spelling, E.C.through(S.Cap),
+        store(S, P, V, E.At, E.Spelling, E.C.through(S.Cap),
               E.FirstFill || memSetHas(S.Empty, P));
     }
     for (const ClearEffect &E : Callee.Clears)
       for (MemId P : substPlace(E.Place, Args))
-        clear(P, E.At, E.Spelling, E.C.through(S.Cap));
-    for (const UseEffect &E : Callee.Uses) {
-      Value V = subst(E.V, Args, T.Fn, I.Loc);
-      use(V, E.At, E.Spelling, E.C.through(S.Cap),
-          E.Stream >= 0 ? E.Stream : S.Stream, E.SizeChecked);
-    }
+        if (Emit)
+          clear(P, E.At, E.Spelling, E.C.through(S.Cap));
+    if (Emit)
+      for (const UseEffect &E : Callee.Uses) {
+        Value V = subst(E.V, Args, T.Fn, I.Loc);
+        use(V, E.At, E.Spelling, E.C.through(S.Cap),
+            E.Stream >= 0 ? E.Stream : S.Stream, E.SizeChecked);
+      }
     for (MemId X : Callee.Escapes)
       for (MemId P : substPlace(X, Args))
-        escape(Value(Atom::mem(P)));
+        escape(S, Value(Atom::mem(P)));
   }
 
   /// A callee's value in the caller's terms.
@@ -721,8 +727,21 @@ private:
     return {};
   }
 
-  void store(MemId Place, const Value &V, SrcLoc At, const std::string &Sp,
-             CaptureState C, bool FirstFill) {
+  void store(State &S, MemId Place, const Value &V, SrcLoc At,
+             const std::string &Sp, CaptureState C, bool FirstFill) {
+    // A strong store hands local memory to a holder outside the function;
+    // a weak one leaves it to its local holders.
+    for (const Atom &A : V) {
+      if (A.Kind == Atom::Mem && isLocalMemory(A.M)) {
+        memSetAdd(S.Escaped, A.M);
+        forget(S.Pending, A.M);
+      } else if (A.Kind == Atom::Weak && isLocalMemory(A.M) &&
+                 !memSetHas(S.Escaped, A.M)) {
+        memSetAdd(S.Pending, A.M);
+      }
+    }
+    if (!Emit)
+      return;
     bool Replayed = involvesParam(Place) || involvesParam(V);
     if (Replayed)
       Sum.Stores.push_back(StoreEffect{Place, V, At, Sp, C, FirstFill});
@@ -730,14 +749,12 @@ private:
     // their values, capture state and what they know to be empty.
     if (!Rec || (Replayed && Cx.HasCallers[F]))
       return;
-    for (const Atom &A : V)
-      if (A.Kind == Atom::Mem && isLocalMemory(A.M))
-        memSetAdd(Facts.Escaped, A.M);
     auto P = close(Place);
     if (!P)
       return;
     Value CV = close(V);
     Cx.Contents[*P].join(CV);
+    Cx.ContentsAll[M.wildcard(*P)].join(CV);
     int32_t Sized = -1;
     for (const Atom &A : CV) {
       if (A.Kind == Atom::Weak && isLocalMemory(A.M))
@@ -787,14 +804,17 @@ private:
     }
   }
 
-  void escape(const Value &V) {
+  void escape(State &S, const Value &V) {
     for (const Atom &A : V) {
       if (A.Kind != Atom::Mem)
         continue;
-      if (involvesParam(A.M))
-        memSetAdd(Sum.Escapes, A.M);
-      else if (Rec && isLocalMemory(A.M))
-        memSetAdd(Facts.Escaped, A.M);
+      if (involvesParam(A.M)) {
+        if (Emit)
+          memSetAdd(Sum.Escapes, A.M);
+      } else if (isLocalMemory(A.M)) {
+        memSetAdd(S.Escaped, A.M);
+        forget(S.Pending, A.M);
+      }
     }
   }
 
@@ -804,7 +824,7 @@ private:
     if (const Truth *Tr = S.truth(T.Value))
       if (Tr->Kind == Truth::Capture && Tr->Positive)
         Sum.ReturnsCapturePredicate = true;
-    escape(R);
+    escape(S, R);
     // Every local dies at the return.
     std::vector<MemId> Dying;
     for (const auto &[V, Val] : S.Vals)

@@ -40,10 +40,24 @@ MemId MemTable::rebase(MemId Base, const MemKey &Below, size_t From) {
   return Out;
 }
 
+MemId MemTable::wildcard(MemId M) {
+  const MemKey &K = Keys[M];
+  bool Const = false;
+  for (uint32_t S : K.Path)
+    Const |= isElement(S) && S != kElement;
+  if (!Const)
+    return M;
+  MemKey W = K;
+  for (uint32_t &S : W.Path)
+    if (isElement(S))
+      S = kElement;
+  return intern(W);
+}
+
 llvm::StringRef MemTable::lastName(MemId M) const {
   const MemKey &K = Keys[M];
   for (size_t I = K.Path.size(); I-- > 0;)
-    if (K.Path[I] != kElement)
+    if (!isElement(K.Path[I]))
       return Strings[K.Path[I]];
   if (K.Root == RootKind::Global) {
     llvm::StringRef N = Strings[K.A];

@@ -11,7 +11,8 @@
 //    a container literal), fresh in the function that runs s;
 //  - Opaque: an object nothing is known of (a parameter of unknown class
 //    when no caller tells): it is no place anyone else names.
-// Element keys are not told apart: all slots of a container are one place.
+// A slot with a constant key (`t[0]`, `d["k"]`) is its own place; a slot
+// with a key computed at run time stands for all of them (`d[*]`).
 //
 // A value is a set of atoms: strong references to memory, weak aliases of
 // memory (with the conversion that made them), "may be empty" (with its
@@ -41,7 +42,8 @@ struct MemKey {
   RootKind Root = RootKind::Opaque;
   uint32_t A = 0;  ///< Param: fn; Global: name; Inst: class; Alloc: site.
   uint32_t B = 0;  ///< Param: index; Opaque: a number.
-  llvm::SmallVector<uint32_t, 4> Path; ///< Field name ids; kElement.
+  /// Field name ids; element steps have kKeyBit set (kElement: any key).
+  llvm::SmallVector<uint32_t, 4> Path;
   bool operator==(const MemKey &O) const {
     return Root == O.Root && A == O.A && B == O.B && Path == O.Path;
   }
@@ -50,7 +52,16 @@ struct MemKey {
 /// Interned strings, memory keys and the sites the atoms point back to.
 class MemTable {
 public:
-  static constexpr uint32_t kElement = ~0u; ///< A path step into elements.
+  static constexpr uint32_t kKeyBit = 0x80000000u; ///< An element step.
+  static constexpr uint32_t kElement = ~0u; ///< The element of any key.
+  static bool isElement(uint32_t Step) { return Step & kKeyBit; }
+  /// The step into the element of constant key Key ("" = any key).
+  uint32_t elementStep(llvm::StringRef Key) {
+    return Key.empty() ? kElement : (kKeyBit | str(Key));
+  }
+  /// M with every constant key read as any key: the place all of M's
+  /// sibling slots share.
+  MemId wildcard(MemId M);
 
   uint32_t str(llvm::StringRef S);
   const std::string &strOf(uint32_t Id) const { return Strings[Id]; }

@@ -76,7 +76,8 @@ void State::markDead(MemId M, SrcLoc At) {
 
 bool State::operator==(const State &O) const {
   if (Reached != O.Reached || !(Cap == O.Cap) || Stream != O.Stream ||
-      Empty != O.Empty || NonNull != O.NonNull || Vals.size() != O.Vals.size() ||
+      Empty != O.Empty || NonNull != O.NonNull || Escaped != O.Escaped ||
+      Pending != O.Pending || Vals.size() != O.Vals.size() ||
       Truths.size() != O.Truths.size() || Dead.size() != O.Dead.size())
     return false;
   for (size_t I = 0; I < Vals.size(); ++I)
@@ -151,6 +152,17 @@ bool joinInto(State &Into, const State &From) {
     Into.NonNull = std::move(N);
     Changed = true;
   }
+  // Escapes: on every path; pending weak stores: on some path.
+  MemSet Es = memSetMeet(Into.Escaped, From.Escaped);
+  if (Es != Into.Escaped) {
+    Into.Escaped = std::move(Es);
+    Changed = true;
+  }
+  for (MemId M : From.Pending)
+    if (!memSetHas(Into.Pending, M)) {
+      memSetAdd(Into.Pending, M);
+      Changed = true;
+    }
   // Deaths: on some path.
   for (const auto &[M, At] : From.Dead)
     if (!Into.isDead(M)) {

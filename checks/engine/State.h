@@ -32,6 +32,12 @@ struct State {
   MemSet NonNull;      ///< Places known to hold a value on this path.
   /// Memory whose last strong holder died on some path, and where.
   std::vector<std::pair<MemId, SrcLoc>> Dead;
+  /// Local memory handed to a strong holder outside the function (a
+  /// place, unknown code, the caller) on every path to here.
+  MemSet Escaped;
+  /// Local memory a weak alias of which was stored into a place on some
+  /// path to here, with no strong holder outside since.
+  MemSet Pending;
 
   const Value *get(VarId V) const;
   void set(VarId V, Value X);

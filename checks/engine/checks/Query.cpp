@@ -112,25 +112,33 @@ std::vector<MemId> Query::aliases(MemId P) const {
       if (Len)
         Prefix.Path.push_back(K.Path[Len - 1]);
       MemId Pre = Cx.Mem.intern(Prefix);
-      auto It = Cx.Contents.find(Pre);
-      if (It == Cx.Contents.end())
-        continue;
-      for (const Atom &A : It->second) {
-        if (A.Kind != Atom::Mem && A.Kind != Atom::Weak)
-          continue;
-        MemId Alias = Cx.Mem.rebase(A.M, K, Len);
-        if (std::find(Out.begin(), Out.end(), Alias) == Out.end())
-          Out.push_back(Alias);
-      }
+      llvm::SmallVector<const Value *, 2> Held;
+      Cx.contentsOf(Pre, Held);
+      for (const Value *V : Held)
+        for (const Atom &A : *V) {
+          if (A.Kind != Atom::Mem && A.Kind != Atom::Weak)
+            continue;
+          MemId Alias = Cx.Mem.rebase(A.M, K, Len);
+          if (std::find(Out.begin(), Out.end(), Alias) == Out.end())
+            Out.push_back(Alias);
+        }
     }
   }
   return Out;
 }
 
 bool Query::samePlace(MemId A, MemId B) const {
+  // Slots are matched whatever their keys: a key is rarely the same
+  // expression in the code that stores and the code that reads.
+  A = Cx.Mem.wildcard(A);
+  B = Cx.Mem.wildcard(B);
   if (A == B)
     return true;
   std::vector<MemId> X = aliases(A), Y = aliases(B);
+  for (MemId &I : X)
+    I = Cx.Mem.wildcard(I);
+  for (MemId &I : Y)
+    I = Cx.Mem.wildcard(I);
   for (MemId I : X)
     if (std::find(Y.begin(), Y.end(), I) != Y.end())
       return true;
@@ -140,12 +148,21 @@ bool Query::samePlace(MemId A, MemId B) const {
 std::optional<uint32_t> Query::emptyValueAt(MemId Place) const {
   std::optional<uint32_t> Best;
   for (MemId A : aliases(Place)) {
-    auto It = Cx.Contents.find(A);
-    if (It == Cx.Contents.end())
+    // Slots of a container filled with None and module globals set to None
+    // are read as they are. An attribute set to None in a constructor is a
+    // declaration that later code fills (`self.key_cache = None`): reading
+    // it as empty would flag every such field.
+    const MemKey &K = Cx.Mem.key(A);
+    bool Slot = !K.Path.empty() && MemTable::isElement(K.Path.back());
+    bool Global = K.Root == RootKind::Global && K.Path.empty();
+    if (!Slot && !Global)
       continue;
-    for (const Atom &X : It->second)
-      if (X.Kind == Atom::Null && (!Best || X.W < *Best))
-        Best = X.W;
+    llvm::SmallVector<const Value *, 2> Held;
+    Cx.contentsOf(A, Held);
+    for (const Value *V : Held)
+      for (const Atom &X : *V)
+        if (X.Kind == Atom::Null && (!Best || X.W < *Best))
+          Best = X.W;
   }
   return Best;
 }
@@ -160,14 +177,14 @@ bool Query::workspacePlace(MemId P, uint32_t File) const {
       Cx.Opts.IsWorkspaceName(File, Name))
     return true;
   for (MemId A : aliases(P)) {
-    auto It = Cx.Contents.find(A);
-    if (It == Cx.Contents.end())
-      continue;
-    for (const Atom &X : It->second)
-      if (X.Kind == Atom::Mem && Cx.Mem.key(X.M).Root == RootKind::Alloc &&
-          Cx.Mem.key(X.M).Path.empty() &&
-          Cx.Allocs[Cx.Mem.key(X.M).A].Kind == AllocKind::Workspace)
-        return true;
+    llvm::SmallVector<const Value *, 2> Held;
+    Cx.contentsOf(A, Held);
+    for (const Value *V : Held)
+      for (const Atom &X : *V)
+        if (X.Kind == Atom::Mem && Cx.Mem.key(X.M).Root == RootKind::Alloc &&
+            Cx.Mem.key(X.M).Path.empty() &&
+            Cx.Allocs[Cx.Mem.key(X.M).A].Kind == AllocKind::Workspace)
+          return true;
   }
   return false;
 }

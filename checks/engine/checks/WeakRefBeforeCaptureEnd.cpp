@@ -20,8 +20,11 @@ namespace {
 std::optional<SrcLoc> deathOf(const Query &Q, FnId F, MemId Memory,
                               const CaptureState &C) {
   const FunctionFacts &Fa = Q.Cx.Facts[F];
+  // Only deaths on a path that stored the weak alias and gave the memory
+  // no strong holder outside the function count.
   for (const DeathFact &D : Fa.Deaths)
-    if (D.Memory == Memory && !D.AtReturn && Q.inCapture(F, D.C))
+    if (D.Memory == Memory && D.AfterWeakStore && !D.AtReturn &&
+        Q.inCapture(F, D.C))
       return D.At;
   const Function &Fn = Q.Cx.P.Functions[F];
   // Inside a capture region of its own function the local outlives the
@@ -32,9 +35,9 @@ std::optional<SrcLoc> deathOf(const Query &Q, FnId F, MemId Memory,
   if (OwnRegion || Fn.ModuleBody)
     return std::nullopt;
   for (const DeathFact &D : Fa.Deaths)
-    if (D.Memory == Memory && D.AtReturn)
+    if (D.Memory == Memory && D.AfterWeakStore && D.AtReturn)
       return D.At;
-  return Fn.EndLoc;
+  return std::nullopt;
 }
 
 } // namespace
@@ -59,7 +62,7 @@ void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
     FnId F = FnId(I);
     const FunctionFacts &Fa = Cx.Facts[F];
     for (const WeakStoreFact &W : Fa.WeakStores) {
-      if (!Q.inCapture(F, W.C) || memSetHas(Fa.Escaped, W.Memory))
+      if (!Q.inCapture(F, W.C))
         continue;
       std::optional<SrcLoc> Dies = deathOf(Q, F, W.Memory, W.C);
       if (!Dies)
@@ -73,7 +76,7 @@ void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
               Note{Cx.loc(Use->U->At), msg::LaterUseInCapture}});
     }
     for (const DanglingFact &D : Fa.Danglings) {
-      if (!Q.inCapture(F, D.C) || memSetHas(Fa.Escaped, D.Memory))
+      if (!Q.inCapture(F, D.C))
         continue;
       Report(Cx.Convs[D.Conv].At, F, D.C,
              {Note{Cx.loc(D.DiesAt), msg::LastStrongRefDies},

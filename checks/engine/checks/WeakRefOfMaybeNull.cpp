@@ -38,9 +38,15 @@ void checkWeakRefOfMaybeNull(const Query &Q, std::vector<Finding> &Out) {
   for (const FunctionFacts &Fa : Cx.Facts) {
     for (const NullConversionFact &N : Fa.NullConversions)
       Report(N.At, N.Source, N.Helper, N.Param, N.HelperAt);
-    for (const DeferredNullFact &D : Fa.DeferredNulls)
+    for (const DeferredNullFact &D : Fa.DeferredNulls) {
+      // A slot of a function's own tuple or list (`a, b = f()`) is empty
+      // only on the paths of f that set it so; which of those the caller
+      // takes is not known. Places of globals and objects are judged.
+      if (Cx.Mem.key(D.Place).Root == RootKind::Alloc)
+        continue;
       if (auto Source = Q.emptyValueAt(D.Place))
         Report(D.At, *Source, D.Helper, D.HelperParam, D.HelperAt);
+    }
   }
 }
 
