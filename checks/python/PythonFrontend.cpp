@@ -431,7 +431,7 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     P.adopt((int)I, std::move(Indexed[I]));
   // Lower every function into the engine's IR while the trees are alive,
   // then let the one engine reason about the whole package.
-  engine::Program Prog = lowerPackage(P);
+  engine::Program Prog = lowerPackage(P, &Pool);
   // Scopes left out of a named module (too deeply nested) are its problems;
   // a context module's are reported when it is named itself.
   for (auto &M : P.Modules)
