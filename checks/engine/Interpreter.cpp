@@ -395,18 +395,27 @@ private:
     if (R.empty())
       R.add(Atom::unknown());
     assign(S, I.Dst, std::move(R), I.Loc);
-    if (I.Dst != NoVar) {
-      if (WeakProducer.size() <= size_t(I.Dst))
-        WeakProducer.resize(I.Dst + 1, nullptr);
-      WeakProducer[I.Dst] = &I;
-    }
+    noteProducer(I);
+  }
+
+  /// The conversion or call that computed a temporary, for the edit that
+  /// drops an inner conversion.
+  void noteProducer(const Inst &I) {
+    if (I.Dst == NoVar)
+      return;
+    if (WeakProducer.size() <= size_t(I.Dst))
+      WeakProducer.resize(I.Dst + 1, nullptr);
+    WeakProducer[I.Dst] = &I;
+  }
+  bool nestedTemp(VarId V) const {
+    return V != NoVar && size_t(V) < Fn.VarNames.size() &&
+           Fn.VarNames[V].empty() && size_t(V) < WeakProducer.size() &&
+           WeakProducer[V];
   }
 
   void judgeConversion(const State &S, const Inst &I, const Value &V) {
     // A weak reference converted again.
-    bool Nested = I.A != NoVar && size_t(I.A) < Fn.VarNames.size() &&
-                  Fn.VarNames[I.A].empty() && size_t(I.A) < WeakProducer.size() &&
-                  WeakProducer[I.A];
+    bool Nested = nestedTemp(I.A) && WeakProducer[I.A]->Kind == Op::WeakRef;
     for (const Atom &A : V) {
       if (A.Kind != Atom::Weak)
         continue;
@@ -495,6 +504,7 @@ private:
       applyEffects(S, I, T, Callee, Args);
     }
     assign(S, I.Dst, std::move(R), I.Loc);
+    noteProducer(I);
     if (Predicate && I.Dst != NoVar) {
       Truth T;
       T.Kind = Truth::Capture;
@@ -536,6 +546,8 @@ private:
           DoubleWeakFact D;
           D.At = I.Loc;
           D.FirstAt = Cx.Convs[Arg.W].At;
+          if (nestedTemp(ArgVar))
+            D.Fixes = WeakProducer[ArgVar]->Fixes;
           Facts.Doubles.push_back(std::move(D));
           Reported = true;
         }

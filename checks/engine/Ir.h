@@ -144,8 +144,9 @@ struct Inst {
   std::vector<SrcLoc> ArgLocs;     ///< Call: where each of Args is written.
   std::string Key;  ///< RegionBegin/End of a Stream: the stream's spelling.
   std::string Name; ///< The callee / op / helper as spelled, for messages.
-  /// WeakRef: the edits that drop this conversion (replace the call by its
-  /// argument), offered when it is the inner one of a double conversion.
+  /// WeakRef, and a Call of one argument: the edits that drop this
+  /// conversion (replace the call by its argument), offered when it is the
+  /// inner one of a double conversion.
   std::vector<tether::FixIt> Fixes;
 };
 

@@ -743,6 +743,16 @@ void FnLowerer::emitCall(VarId Dst, const std::vector<FnRef> &Refs,
     I.Args.push_back(A.V);
     I.ArgLocs.push_back(loc(A.Value));
   }
+  // `f(g(x))`: if both turn out to be weak-ref functions, the edit that
+  // drops the inner one replaces this call by its argument.
+  if (As.size() == 1 && As[0].Keyword.empty() && !As[0].Splat) {
+    FixIt Fix;
+    Fix.File = M.Path;
+    Fix.Offset = M.Layout.fileOffset(Src, ts_node_start_byte(N));
+    Fix.Length = M.Layout.fileOffset(Src, ts_node_end_byte(N)) - Fix.Offset;
+    Fix.Text = M.Layout.fileText(text(As[0].Value));
+    I.Fixes.push_back(std::move(Fix));
+  }
   for (const FnRef &R : Refs)
     I.Targets.push_back(target(R, As));
 }

@@ -1,6 +1,6 @@
 //===- NodeAccess.h - Null-safe node access for the walks -----------------===//
 //
-// The walks (Walker, Package) read trees the validation pass (Validate.h)
+// The lowering and Package read trees the validation pass (Validate.h)
 // accepted, but a shape the grammar allows and no check foresaw must not
 // crash them: tree-sitter's accessors dereference a null node (a field that
 // is not there). These wrappers answer "nothing" for a null node instead:

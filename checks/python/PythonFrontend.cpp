@@ -1,20 +1,18 @@
 //===- PythonFrontend.cpp - The four tether checks over Python packages ---===//
 //
 // Pipeline: discover files; read and parse them in parallel (one tree-sitter
-// parse per file); index modules; walk every function, callees first and
-// in parallel (Schedule.h); judge the capture facts package-wide; drop what
+// parse per file); index modules; lower every function into the engine's IR
+// (Lower.h), in parallel; run the shared engine over the package; drop what
 // NOLINT / noqa comments suppress.
 //
 //===----------------------------------------------------------------------===//
 #include "PythonFrontend.h"
 #include <map>
 #include <set>
-#include "Checks.h"
 #include "common/Paths.h"
 #include "Imports.h"
 #include "Model.h"
 #include "Recovery.h"
-#include "Schedule.h"
 #include "Sources.h"
 #include "Suppression.h"
 #include "Syntax.h"
@@ -431,6 +429,7 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     P.adopt((int)I, std::move(Indexed[I]));
   // Lower every function into the engine's IR while the trees are alive,
   // then let the one engine reason about the whole package.
+  P.resolveBases();
   engine::Program Prog = lowerPackage(P, &Pool);
   // Scopes left out of a named module (too deeply nested) are its problems;
   // a context module's are reported when it is named itself.

@@ -1,17 +1,17 @@
-//===- WalkShapesTest.cpp - The walks meet shapes validation rejects ------===//
+//===- WalkShapesTest.cpp - The lowering meets shapes validation rejects --===//
 //
 // load() rejects `x = a:b.c` and the other shapes of Validate.cpp before any
-// walk, but the walks must not depend on it: a tree with a field missing
-// where the walk expected one (the right side of the inner assignment of
-// `x = a:b.c` crashed the walk) is walked here directly, bypassing load().
+// lowering, but the lowering must not depend on it: a tree with a field
+// missing where one was expected (the right side of the inner assignment of
+// `x = a:b.c` crashed the old walk) is lowered and analysed here directly,
+// bypassing load().
 //
 //===----------------------------------------------------------------------===//
+#include "Lower.h"
 #include "Model.h"
-#include "Schedule.h"
 #include "Syntax.h"
-#include "Checks.h"
+#include "engine/Engine.h"
 
-#include "llvm/Support/ThreadPool.h"
 #include "gtest/gtest.h"
 #include <memory>
 
@@ -40,9 +40,9 @@ void walkUnvalidated(const std::string &Src) {
   Package::IndexOut O;
   P.indexModule(0, O);
   P.adopt(0, std::move(O));
-  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(1));
-  analyzeFunctions(P, Pool);
-  runPackageChecks(P);
+  P.resolveBases();
+  engine::Program Prog = lowerPackage(P);
+  engine::analyze(Prog);
 }
 
 TEST(WalkShapes, AnnotatedAssignmentInChainAtTopLevelAndInFunctions) {
