@@ -8,10 +8,13 @@
 //===----------------------------------------------------------------------===//
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include <string>
 #include <vector>
+#include "tether/version.h"
 
 namespace clang::clangd {
 // Defined in Debian's libclangdMain.a (clangd/tool/ClangdMain.cpp); its
@@ -47,9 +50,16 @@ int main(int argc, char *argv[]) {
   bool UserSet = false;
   for (int I = 1; I < argc; ++I) {
     llvm::StringRef A(argv[I]);
-    if (A.consume_front("--") || A.consume_front("-"))
+    if (A.consume_front("--") || A.consume_front("-")) {
       UserSet |= A.starts_with("resource-dir");
+      // clangd's own printer replaces llvm::cl's (and its extra printers),
+      // so tether's line goes first and clangd prints its version after.
+      if (A == "version")
+        llvm::outs() << "tether-clangd: tether version " << TETHER_VERSION
+                     << ", built with LLVM " << LLVM_VERSION_STRING << "\n";
+    }
   }
+  llvm::outs().flush();
   std::string Flag = "--resource-dir=" + resourceDir(argv[0]);
   if (!UserSet)
     Args.insert(Args.begin() + 1, Flag.data());

@@ -17,6 +17,7 @@
 #include "catalog/Catalog.h"
 #include "clang-tidy/GlobList.h"
 #include "clang/Tooling/Core/Replacement.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -27,6 +28,7 @@
 #include <map>
 #include <set>
 #include <optional>
+#include "tether/version.h"
 #ifdef TETHER_HAVE_PYTHON
 #include "python/PythonFrontend.h"
 #endif
@@ -429,6 +431,13 @@ static int runLsp(const CxxOptions &CxxOpts) {
                   });
 }
 
+/// `tether --version`: tether's own version, and the LLVM whose clang-tidy
+/// and clang it was built with (they decide what C++ it can parse).
+static void printVersion(llvm::raw_ostream &OS) {
+  OS << "tether version " << TETHER_VERSION << "\n"
+     << "  built with LLVM " << LLVM_VERSION_STRING << "\n";
+}
+
 int main(int argc, const char **argv) {
   // Everything after "--" is compiler arguments, as with clang-tidy.
   CxxOptions CxxOpts;
@@ -441,6 +450,7 @@ int main(int argc, const char **argv) {
       break;
     }
   cl::HideUnrelatedOptions(TetherCat);
+  cl::SetVersionPrinter(printVersion);
   std::string Errors;
   llvm::raw_string_ostream ErrOS(Errors);
   if (!cl::ParseCommandLineOptions(
