@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "CxxFrontend.h"
 #include "LineTable.h"
+#include "Progress.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -234,6 +235,8 @@ CxxResult tether::runCxx(const std::vector<std::string> &Files,
   LineTable Lines;
 
   auto RunOne = [&](const std::string &File) {
+    if (Opts.Steps)
+      Opts.Steps->start(displayPath(File));
     std::string Err;
     auto DB = databaseFor(File, Opts, Err);
     llvm::SmallString<256> Abs(File);

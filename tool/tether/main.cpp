@@ -13,6 +13,7 @@
 #include "LineTable.h"
 #include "Lsp.h"
 #include "Output.h"
+#include "Progress.h"
 #include "common/Messages.h"
 #include "catalog/Catalog.h"
 #include "clang-tidy/GlobList.h"
@@ -22,6 +23,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
@@ -73,6 +75,11 @@ static cl::opt<bool> FollowImports(
     cl::init(true), cl::sub(CheckCmd), cl::cat(TetherCat));
 static cl::opt<bool> Fix("fix", cl::desc("Apply unambiguous fix-its (C++)"),
                          cl::sub(CheckCmd), cl::cat(TetherCat));
+static cl::opt<bool> Quiet(
+    "quiet",
+    cl::desc("No progress lines (they are shown only when stderr is a "
+             "terminal)"),
+    cl::sub(CheckCmd), cl::cat(TetherCat));
 static cl::opt<bool> ListChecks("list-checks",
                                 cl::desc("List the enabled checks and exit"),
                                 cl::sub(CheckCmd), cl::cat(TetherCat));
@@ -258,10 +265,18 @@ static int runCheck(const CxxOptions &CxxOpts) {
       return 2; // nothing left to analyse
   }
 
+  // One item per translation unit, and the Python package as one more (it
+  // is analysed as a whole).
+  Progress Steps(llvm::errs(),
+                 !Quiet && llvm::sys::Process::StandardErrIsDisplayed(),
+                 Inputs->Cxx.size() + (Inputs->Python.empty() ? 0 : 1));
   std::vector<Finding> Findings;
   bool InputErrors = false;
   if (!Inputs->Cxx.empty()) {
-    CxxResult R = runCxx(Inputs->Cxx, CxxOpts);
+    CxxOptions WithSteps = CxxOpts;
+    WithSteps.Steps = &Steps;
+    CxxResult R = runCxx(Inputs->Cxx, WithSteps);
+    Steps.finish();
     for (const std::string &E : R.Errors)
       llvm::errs() << "tether: " << E << "\n";
     InputErrors |= !R.Errors.empty();
@@ -272,7 +287,12 @@ static int runCheck(const CxxOptions &CxxOpts) {
     python::Options PyOpts;
     PyOpts.Jobs = CxxOpts.Jobs;
     PyOpts.FollowImports = FollowImports;
+    std::string Label = "Python: " + LineTable::displayPath(Inputs->Python[0]);
+    if (Inputs->Python.size() > 1)
+      Label += " and " + std::to_string(Inputs->Python.size() - 1) + " more";
+    Steps.start(Label);
     python::Result R = python::analyze(Inputs->Python, Catalogs, PyOpts);
+    Steps.finish();
     if (!R.FatalError.empty())
       return fail(R.FatalError);
     for (const python::FileProblem &P : R.Problems)
