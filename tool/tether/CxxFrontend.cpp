@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "CxxFrontend.h"
 #include "LineTable.h"
+#include "ResourceDir.h"
 #include "Progress.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -156,7 +157,7 @@ std::unique_ptr<CompilationDatabase> databaseFor(const std::string &File,
             return Args;
         tooling::CommandLineArguments Out = Args;
         Out.insert(Out.begin() + (Out.empty() ? 0 : 1),
-                   "-resource-dir=" TETHER_CLANG_RESOURCE_DIR);
+                   "-resource-dir=" + clangResourceDir());
         return Out;
       });
   return Adjusted;

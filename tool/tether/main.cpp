@@ -118,6 +118,24 @@ static int fail(const llvm::Twine &Msg) {
   return 2;
 }
 
+/// Where SARIF rules point for help: --sarif-help-uri, else the configured
+/// URL; a configured file:// URL (the source tree's docs) is replaced by the
+/// installed copy of the docs when this binary runs from an installation.
+static std::string helpUriBase() {
+  if (HelpUriBase.getNumOccurrences() ||
+      !llvm::StringRef(TETHER_DOCS_URL).starts_with("file://"))
+    return HelpUriBase;
+  static int Anchor;
+  std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, &Anchor);
+  llvm::SmallString<256> Docs(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Docs, "share", "doc", "tether");
+  llvm::sys::path::append(Docs, "docs", "checks");
+  if (!Exe.empty() && llvm::sys::fs::is_directory(Docs))
+    return pathToUri(Docs);
+  return HelpUriBase;
+}
+
 /// Apply the fix-its of the findings to the files on disk.
 static int applyFixes(const std::vector<Finding> &Findings) {
   std::map<std::string, clang::tooling::Replacements> ByFile;
@@ -345,7 +363,7 @@ static int runCheck(const CxxOptions &CxxOpts) {
   if (OutputFormat == Format::Json)
     writeJson(llvm::outs(), Findings);
   else if (OutputFormat == Format::Sarif)
-    writeSarif(llvm::outs(), Findings, Prints, enabledChecks(), HelpUriBase);
+    writeSarif(llvm::outs(), Findings, Prints, enabledChecks(), helpUriBase());
   else
     writeText(llvm::outs(), Findings);
   llvm::outs().flush();
