@@ -16,3 +16,4 @@ install(DIRECTORY docs/ DESTINATION share/doc/tether/docs COMPONENT tools)
 # the hook ids for a project's .pre-commit-config.yaml (repo: local).
 install(FILES .pre-commit-hooks.yaml DESTINATION share/tether COMPONENT tools)
 
+include(cmake/Package.cmake)
