@@ -69,4 +69,13 @@ assert tv.__version__ == sys.argv[2], tv.__version__
 assert tv.enabled() and tv.api_version() == tv.API_VERSION
 print('tether_verify', tv.__version__, 'from', tv.__file__)
 " "$root" "$version" || fail "importing the installed tether_verify"
+
+step "python3 -m tether_verify run"
+rc=0
+run PYTHONPATH="$root/$site" /usr/bin/python3 -m tether_verify run -- \
+  "$src/test/verifier/Inputs/show_program.py" one > "$scratch/run.out" 2>&1 || rc=$?
+[ "$rc" -eq 7 ] || fail "tether_verify run exited $rc (expected the program's 7): $(cat "$scratch/run.out")"
+grep -q "argv \['.*show_program.py', 'one'\]" "$scratch/run.out" ||
+  fail "tether_verify run: $(cat "$scratch/run.out")"
+[ -f "$root/$site/tether_verify/_catalog.py" ] || fail "no _catalog.py installed"
 step "ok"
