@@ -51,6 +51,18 @@ def _parse(argv):
     return mode, report, program
 
 
+def _hook_child_interpreters():
+    """Interpreters the program starts (subprocess, multiprocessing's spawn)
+    install the hooks at start-up too, through _boot/sitecustomize.py;
+    forked children inherit them."""
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    boot = os.path.join(package_parent, "tether_verify", "_boot")
+    path = [boot, package_parent] + [
+        p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    os.environ["PYTHONPATH"] = os.pathsep.join(path)
+    os.environ["TETHER_VERIFY_HOOKS"] = "1"
+
+
 def main(argv):
     if argv and argv[0] in ("--version", "version"):
         from . import __version__
@@ -73,6 +85,7 @@ def main(argv):
         hooks.install()
     except RuntimeError as e:
         return _usage_error(str(e))
+    _hook_child_interpreters()
     if program[0] == "-m":
         sys.argv = [program[1]] + program[2:]
         sys.path[0] = os.getcwd()
