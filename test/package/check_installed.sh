@@ -78,4 +78,21 @@ run PYTHONPATH="$root/$site" /usr/bin/python3 -m tether_verify run -- \
 grep -q "argv \['.*show_program.py', 'one'\]" "$scratch/run.out" ||
   fail "tether_verify run: $(cat "$scratch/run.out")"
 [ -f "$root/$site/tether_verify/_catalog.py" ] || fail "no _catalog.py installed"
+if command -v pre-commit > /dev/null; then
+  step "pre-commit with the documented snippet (docs/pre-commit-config.yaml)"
+  while IFS= read -r line; do
+    case "$line" in '#'*|'') continue ;; esac
+    grep -qF -- "$line" "$src/README.md" || fail "README's pre-commit snippet lacks: $line"
+  done < "$src/docs/pre-commit-config.yaml"
+  repo="$scratch/repo"
+  mkdir -p "$repo/pkg"
+  cp "$src/docs/pre-commit-config.yaml" "$repo/.pre-commit-config.yaml"
+  cp "$src/test/integration/Inputs/py/attn_buggy.py" "$repo/pkg/attn.py"
+  (cd "$repo" && git init -q && git add -A) || fail "git init"
+  rc=0
+  (cd "$repo" && run PATH="$root/bin:/usr/bin:/bin" pre-commit run --files pkg/attn.py) \
+    > "$scratch/pc.out" 2>&1 || rc=$?
+  [ "$rc" -eq 1 ] || fail "pre-commit exited $rc (expected 1, findings): $(cat "$scratch/pc.out")"
+  grep -q "pkg/attn.py:.*\[tether-" "$scratch/pc.out" || fail "pre-commit: $(cat "$scratch/pc.out")"
+fi
 step "ok"
