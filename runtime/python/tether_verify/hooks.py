@@ -30,6 +30,7 @@ _wrapped = {}  # id(original) -> wrapper, so one object is wrapped once
 _pending = []  # (qualified name, how to hook it) not importable yet
 _suffixes = []  # unanchored weak-ref names: matched in every module
 _graph_modules = []  # modules holding the graph classes and task functions
+_resolving = []  # non-empty while _on_import resolves the pending names
 
 
 def _is_python_name(p):
@@ -322,7 +323,14 @@ def _on_import(module):
         obj = namespace.get(suffix)
         if callable(obj) and not isinstance(obj, type):
             _replace(module, suffix, obj, _weak_ref_wrapper)
-    _pending[:] = [(q, k) for q, k in _pending if not _hook(q, k)]
+    # Resolving a name may import modules (lazy attributes): those nested
+    # imports leave the list to the outer call, which sees them resolved.
+    if not _resolving:
+        _resolving.append(True)
+        try:
+            _pending[:] = [(q, k) for q, k in list(_pending) if not _hook(q, k)]
+        finally:
+            _resolving.clear()
     if name == "torch_npu":
         _allocator.attach("npu")
 
