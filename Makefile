@@ -6,7 +6,7 @@ SAN_BUILD ?= build-san
 JOBS  ?= $(shell nproc)
 FUZZ_SECONDS ?= 180
 
-.PHONY: all deps configure build run test test-release test-sanitize sanitize fuzz clean bench
+.PHONY: all deps configure build run test test-release test-sanitize sanitize fuzz clean bench package
 
 all: build
 
@@ -24,6 +24,10 @@ run: build
 	@echo "== tether check examples/ =="
 	@$(BUILD)/bin/tether check examples/; rc=$$?; \
 	  echo "== tether exited $$rc (1 = findings) =="; [ $$rc -le 1 ]
+
+# The Debian package: $(BUILD)/tether_<version>_amd64.deb (CPack).
+package: build
+	cmake --build $(BUILD) --target package
 
 # Every test twice: the release build, then the same suite (and a short
 # smoke run of every fuzz target) under ASan + UBSan.

@@ -45,6 +45,8 @@ config.substitutions += [
     ("%torch_flags", torch_flags),
     ("%resource_dir", config.clang_resource_dir),
     ("%src_root", config.tether_src_root),
+    ("%project_version", config.tether_version),
+    ("%llvm_version", config.llvm_version),
     ("%python", shutil.which("python3", path="/usr/bin") or "python3"),
     # %expect_exit N CMD...: CMD must exit with exactly N.
     ("%expect_exit", "python3 " + os.path.join(config.tether_src_root,

@@ -1,4 +1,5 @@
-// tether_verify: the runtime verifier's Python binding (pybind11).
+// tether_verify._native: the runtime verifier's Python binding (pybind11),
+// re-exported by the tether_verify package (runtime/python/tether_verify/).
 //
 // A thin layer over the C ABI (tether/verify.h), so Python code and native
 // code (an allocator hook, the ACL interposer) feed the same per-device
@@ -310,7 +311,7 @@ def weak_ref_helper(fn=None, *, device=0):
 
 } // namespace
 
-PYBIND11_MODULE(tether_verify, m) {
+PYBIND11_MODULE(_native, m) {
   m.doc() = "tether runtime verifier: Python binding over the C API "
             "(libtether_verify.so)";
 

@@ -6,12 +6,13 @@
 // clangd only runs checks it knows to be fast by default).
 //
 //===----------------------------------------------------------------------===//
-#include "llvm/ADT/SmallString.h"
+#include "ResourceDir.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/raw_ostream.h"
 #include <string>
 #include <vector>
+#include "tether/version.h"
 
 namespace clang::clangd {
 // Defined in Debian's libclangdMain.a (clangd/tool/ClangdMain.cpp); its
@@ -23,34 +24,22 @@ extern volatile int TetherModuleAnchorSource;
 // Keeps the statically linked module (and its registration) in the binary.
 [[maybe_unused]] static int TetherModuleAnchor = TetherModuleAnchorSource;
 
-/// clangd derives the resource dir (clang's builtin headers such as
-/// <stddef.h>) from its own path, which is wrong outside LLVM's bin/. Use
-/// <exe>/../lib/clang/<major> when this binary is installed next to a clang
-/// tree, otherwise the one found at configure time.
-static std::string resourceDir(const char *Argv0) {
-  static int Anchor;
-  std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, &Anchor);
-  if (!Exe.empty()) {
-    llvm::SmallString<256> Dir(llvm::sys::path::parent_path(
-        llvm::sys::path::parent_path(Exe)));
-    llvm::sys::path::append(Dir, "lib", "clang", TETHER_LLVM_VERSION_MAJOR);
-    llvm::SmallString<256> Probe(Dir);
-    llvm::sys::path::append(Probe, "include", "stddef.h");
-    if (llvm::sys::fs::exists(Probe))
-      return std::string(Dir);
-  }
-  return TETHER_CLANG_RESOURCE_DIR;
-}
-
 int main(int argc, char *argv[]) {
   std::vector<char *> Args(argv, argv + argc);
   bool UserSet = false;
   for (int I = 1; I < argc; ++I) {
     llvm::StringRef A(argv[I]);
-    if (A.consume_front("--") || A.consume_front("-"))
+    if (A.consume_front("--") || A.consume_front("-")) {
       UserSet |= A.starts_with("resource-dir");
+      // clangd's own printer replaces llvm::cl's (and its extra printers),
+      // so tether's line goes first and clangd prints its version after.
+      if (A == "version")
+        llvm::outs() << "tether-clangd: tether version " << TETHER_VERSION
+                     << ", built with LLVM " << LLVM_VERSION_STRING << "\n";
+    }
   }
-  std::string Flag = "--resource-dir=" + resourceDir(argv[0]);
+  llvm::outs().flush();
+  std::string Flag = "--resource-dir=" + tether::clangResourceDir();
   if (!UserSet)
     Args.insert(Args.begin() + 1, Flag.data());
   Args.push_back(nullptr);

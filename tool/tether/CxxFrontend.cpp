@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "CxxFrontend.h"
 #include "LineTable.h"
+#include "ResourceDir.h"
+#include "Progress.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -155,7 +157,7 @@ std::unique_ptr<CompilationDatabase> databaseFor(const std::string &File,
             return Args;
         tooling::CommandLineArguments Out = Args;
         Out.insert(Out.begin() + (Out.empty() ? 0 : 1),
-                   "-resource-dir=" TETHER_CLANG_RESOURCE_DIR);
+                   "-resource-dir=" + clangResourceDir());
         return Out;
       });
   return Adjusted;
@@ -234,6 +236,8 @@ CxxResult tether::runCxx(const std::vector<std::string> &Files,
   LineTable Lines;
 
   auto RunOne = [&](const std::string &File) {
+    if (Opts.Steps)
+      Opts.Steps->start(displayPath(File));
     std::string Err;
     auto DB = databaseFor(File, Opts, Err);
     llvm::SmallString<256> Abs(File);

@@ -10,6 +10,7 @@
 #include <vector>
 
 namespace tether {
+class Progress;
 
 /// Compilation databases loaded during one run, shared by its files.
 struct DatabaseCache;
@@ -25,6 +26,8 @@ struct CxxOptions {
   /// When set, each database is loaded once for the whole run (a
   /// long-lived server leaves it unset, so edits to a database are seen).
   std::shared_ptr<DatabaseCache> Databases;
+  /// Told when each translation unit starts (may be null).
+  Progress *Steps = nullptr;
 };
 
 std::shared_ptr<DatabaseCache> makeDatabaseCache();

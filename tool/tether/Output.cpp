@@ -1,6 +1,7 @@
 //===- Output.cpp ---------------------------------------------------------===//
 #include "Output.h"
 #include "llvm/Support/JSON.h"
+#include "tether/version.h"
 
 using namespace tether;
 
@@ -38,6 +39,10 @@ void tether::writeJson(llvm::raw_ostream &OS,
                                        {"message", F.Message},
                                        {"notes", std::move(Notes)}});
   }
-  llvm::json::Object Root{{"version", 1}, {"diagnostics", std::move(Diags)}};
+  // "version" is the format's version; "tool" names the tether that wrote it.
+  llvm::json::Object Root{
+      {"version", 1},
+      {"tool", llvm::json::Object{{"name", "tether"}, {"version", TETHER_VERSION}}},
+      {"diagnostics", std::move(Diags)}};
   OS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Root))) << "\n";
 }

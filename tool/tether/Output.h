@@ -13,7 +13,8 @@ namespace tether {
 /// clang style: "file:line:col: warning: message [check]" and note lines.
 void writeText(llvm::raw_ostream &OS, const std::vector<Finding> &Findings);
 
-/// {"version": 1, "diagnostics": [...]} as in DESIGN.md's contract.
+/// {"version": 1, "tool": {"name", "version"}, "diagnostics": [...]}: the
+/// shape of DESIGN.md's contract, plus the version of tether that wrote it.
 void writeJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings);
 
 /// SARIF 2.1.0: one rule per enabled check (help URI

@@ -13,20 +13,24 @@
 #include "LineTable.h"
 #include "Lsp.h"
 #include "Output.h"
+#include "Progress.h"
 #include "common/Messages.h"
 #include "catalog/Catalog.h"
 #include "clang-tidy/GlobList.h"
 #include "clang/Tooling/Core/Replacement.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <map>
 #include <set>
 #include <optional>
+#include "tether/version.h"
 #ifdef TETHER_HAVE_PYTHON
 #include "python/PythonFrontend.h"
 #endif
@@ -71,6 +75,11 @@ static cl::opt<bool> FollowImports(
     cl::init(true), cl::sub(CheckCmd), cl::cat(TetherCat));
 static cl::opt<bool> Fix("fix", cl::desc("Apply unambiguous fix-its (C++)"),
                          cl::sub(CheckCmd), cl::cat(TetherCat));
+static cl::opt<bool> Quiet(
+    "quiet",
+    cl::desc("No progress lines (they are shown only when stderr is a "
+             "terminal)"),
+    cl::sub(CheckCmd), cl::cat(TetherCat));
 static cl::opt<bool> ListChecks("list-checks",
                                 cl::desc("List the enabled checks and exit"),
                                 cl::sub(CheckCmd), cl::cat(TetherCat));
@@ -107,6 +116,24 @@ static cl::opt<std::string> HelpUriBase(
 static int fail(const llvm::Twine &Msg) {
   llvm::errs() << "tether: error: " << Msg << "\n";
   return 2;
+}
+
+/// Where SARIF rules point for help: --sarif-help-uri, else the configured
+/// URL; a configured file:// URL (the source tree's docs) is replaced by the
+/// installed copy of the docs when this binary runs from an installation.
+static std::string helpUriBase() {
+  if (HelpUriBase.getNumOccurrences() ||
+      !llvm::StringRef(TETHER_DOCS_URL).starts_with("file://"))
+    return HelpUriBase;
+  static int Anchor;
+  std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, &Anchor);
+  llvm::SmallString<256> Docs(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Docs, "share", "doc", "tether");
+  llvm::sys::path::append(Docs, "docs", "checks");
+  if (!Exe.empty() && llvm::sys::fs::is_directory(Docs))
+    return pathToUri(Docs);
+  return HelpUriBase;
 }
 
 /// Apply the fix-its of the findings to the files on disk.
@@ -256,10 +283,18 @@ static int runCheck(const CxxOptions &CxxOpts) {
       return 2; // nothing left to analyse
   }
 
+  // One item per translation unit, and the Python package as one more (it
+  // is analysed as a whole).
+  Progress Steps(llvm::errs(),
+                 !Quiet && llvm::sys::Process::StandardErrIsDisplayed(),
+                 Inputs->Cxx.size() + (Inputs->Python.empty() ? 0 : 1));
   std::vector<Finding> Findings;
   bool InputErrors = false;
   if (!Inputs->Cxx.empty()) {
-    CxxResult R = runCxx(Inputs->Cxx, CxxOpts);
+    CxxOptions WithSteps = CxxOpts;
+    WithSteps.Steps = &Steps;
+    CxxResult R = runCxx(Inputs->Cxx, WithSteps);
+    Steps.finish();
     for (const std::string &E : R.Errors)
       llvm::errs() << "tether: " << E << "\n";
     InputErrors |= !R.Errors.empty();
@@ -270,7 +305,12 @@ static int runCheck(const CxxOptions &CxxOpts) {
     python::Options PyOpts;
     PyOpts.Jobs = CxxOpts.Jobs;
     PyOpts.FollowImports = FollowImports;
+    std::string Label = "Python: " + LineTable::displayPath(Inputs->Python[0]);
+    if (Inputs->Python.size() > 1)
+      Label += " and " + std::to_string(Inputs->Python.size() - 1) + " more";
+    Steps.start(Label);
     python::Result R = python::analyze(Inputs->Python, Catalogs, PyOpts);
+    Steps.finish();
     if (!R.FatalError.empty())
       return fail(R.FatalError);
     for (const python::FileProblem &P : R.Problems)
@@ -323,7 +363,7 @@ static int runCheck(const CxxOptions &CxxOpts) {
   if (OutputFormat == Format::Json)
     writeJson(llvm::outs(), Findings);
   else if (OutputFormat == Format::Sarif)
-    writeSarif(llvm::outs(), Findings, Prints, enabledChecks(), HelpUriBase);
+    writeSarif(llvm::outs(), Findings, Prints, enabledChecks(), helpUriBase());
   else
     writeText(llvm::outs(), Findings);
   llvm::outs().flush();
@@ -429,6 +469,13 @@ static int runLsp(const CxxOptions &CxxOpts) {
                   });
 }
 
+/// `tether --version`: tether's own version, and the LLVM whose clang-tidy
+/// and clang it was built with (they decide what C++ it can parse).
+static void printVersion(llvm::raw_ostream &OS) {
+  OS << "tether version " << TETHER_VERSION << "\n"
+     << "  built with LLVM " << LLVM_VERSION_STRING << "\n";
+}
+
 int main(int argc, const char **argv) {
   // Everything after "--" is compiler arguments, as with clang-tidy.
   CxxOptions CxxOpts;
@@ -441,6 +488,7 @@ int main(int argc, const char **argv) {
       break;
     }
   cl::HideUnrelatedOptions(TetherCat);
+  cl::SetVersionPrinter(printVersion);
   std::string Errors;
   llvm::raw_string_ostream ErrOS(Errors);
   if (!cl::ParseCommandLineOptions(

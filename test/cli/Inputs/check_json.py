@@ -9,8 +9,11 @@ with open(sys.argv[1]) as f:
     doc = json.load(f)
 expected = int(sys.argv[2])
 
-assert set(doc) == {"version", "diagnostics"}, sorted(doc)
+assert set(doc) == {"version", "tool", "diagnostics"}, sorted(doc)
 assert doc["version"] == 1
+assert set(doc["tool"]) == {"name", "version"}, sorted(doc["tool"])
+assert doc["tool"]["name"] == "tether"
+assert doc["tool"]["version"].count(".") == 2, doc["tool"]["version"]
 diags = doc["diagnostics"]
 assert len(diags) == expected, f"{len(diags)} diagnostics, expected {expected}"
 keys = {"check", "severity", "file", "line", "column", "message", "notes"}
