@@ -12,7 +12,8 @@
 // where the weak reference is made and stays silent. The fixed twin (the
 // #5522 fix) stores the workspace strongly (`fixed-store`) and weakens the
 // cache only after the capture, skipping empty slots (`fixed-weaken`): both
-// silent.
+// silent. Both stores are the slot's first fill (the caller looked it up
+// first), not a replacement: no tether-workspace-shared-across-layers.
 #include "torch_npu_stub.h"
 
 at::Tensor weak_ref_tensor(const at::Tensor &t);
