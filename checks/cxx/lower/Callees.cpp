@@ -19,7 +19,8 @@ using namespace tether::cxx;
 using namespace tether::cxx::lower;
 using engine::Op;
 
-//===--- types -------------------------------------------------------------===//
+//===--- types
+//-------------------------------------------------------------===//
 
 static const CXXRecordDecl *recordOf(QualType T) {
   T = T.getNonReferenceType();
@@ -37,8 +38,8 @@ bool lower::isTensorType(QualType T) {
 bool lower::isOptionalType(QualType T) {
   const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   return RD && RD->getIdentifier() && RD->getName() == "optional" &&
-         (RD->isInStdNamespace() || RD->getQualifiedNameAsString() ==
-                                        "c10::optional");
+         (RD->isInStdNamespace() ||
+          RD->getQualifiedNameAsString() == "c10::optional");
 }
 
 bool lower::isContainerType(QualType T) {
@@ -73,7 +74,8 @@ bool lower::holdsTensor(QualType T, unsigned Depth) {
   return false;
 }
 
-//===--- the catalog -------------------------------------------------------===//
+//===--- the catalog
+//-------------------------------------------------------===//
 
 void FunctionLowering::alloc(const Expr *E, engine::AllocKind K,
                              ArrayRef<const Expr *> SizeArgs) {
@@ -90,7 +92,8 @@ void FunctionLowering::alloc(const Expr *E, engine::AllocKind K,
     if (const FunctionDecl *FD = Call->getDirectCallee())
       I.Name = FD->getNameAsString();
   if (K == engine::AllocKind::Tensor)
-    AllocOf[T] = {B.current(), uint32_t(F.Blocks[B.current()].Insts.size() - 1)};
+    AllocOf[T] = {B.current(),
+                  uint32_t(F.Blocks[B.current()].Insts.size() - 1)};
   set(E, T);
 }
 
@@ -214,9 +217,9 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
     set(E, T);
     return true;
   }
-  bool Blob = isa<CXXMethodDecl>(FD) ? FD->getIdentifier() &&
-                                           FD->getName() == "make_tensor"
-                                     : Cat.BlobFunctions.matches(Name);
+  bool Blob = isa<CXXMethodDecl>(FD)
+                  ? FD->getIdentifier() && FD->getName() == "make_tensor"
+                  : Cat.BlobFunctions.matches(Name);
   if (Blob && isTensorType(E->getType())) {
     if (std::optional<VarId> W = blobConversion(E, FD))
       set(E, *W);
@@ -228,7 +231,8 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
       holdsTensor(E->getType())) {
     bool Max = StringRef(Name).contains_insensitive("max");
     alloc(E, engine::AllocKind::Workspace,
-          Max ? ArrayRef<const Expr *>() : ArrayRef(E->getArgs(), E->getNumArgs()));
+          Max ? ArrayRef<const Expr *>()
+              : ArrayRef(E->getArgs(), E->getNumArgs()));
     return true;
   }
   if (!isa<CXXConstructorDecl>(FD) && Cat.StreamSwitches.matches(Name)) {
@@ -245,7 +249,8 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
   return false;
 }
 
-//===--- methods of containers, tensors and optionals ----------------------===//
+//===--- methods of containers, tensors and optionals
+//----------------------===//
 
 bool FunctionLowering::containerCall(const CallExpr *E, const CXXMethodDecl *M,
                                      const Expr *Obj) {
@@ -291,7 +296,8 @@ bool FunctionLowering::containerCall(const CallExpr *E, const CXXMethodDecl *M,
     } else if (NArgs == 1) {
       // insert({k, v}) / insert(std::make_pair(k, v)) / set.insert(v)
       const Expr *Arg = strip(A0);
-      if (const auto *CE = dyn_cast<CXXConstructExpr>(Arg); CE && CE->getNumArgs() == 1)
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(Arg);
+          CE && CE->getNumArgs() == 1)
         Arg = strip(CE->getArg(0));
       const auto *IL = dyn_cast<InitListExpr>(Arg);
       const auto *Pair = dyn_cast<CXXConstructExpr>(Arg);
@@ -328,8 +334,9 @@ bool FunctionLowering::containerCall(const CallExpr *E, const CXXMethodDecl *M,
 bool FunctionLowering::tensorMethod(const CallExpr *E, const CXXMethodDecl *M,
                                     const Expr *Obj) {
   StringRef N = M->getIdentifier() ? M->getName() : StringRef();
-  bool ToBool = isa<CXXConversionDecl>(M) &&
-                cast<CXXConversionDecl>(M)->getConversionType()->isBooleanType();
+  bool ToBool =
+      isa<CXXConversionDecl>(M) &&
+      cast<CXXConversionDecl>(M)->getConversionType()->isBooleanType();
   if (N == "defined" || N == "has_value" || ToBool) {
     VarId A = value(Obj);
     VarId T = temp(E, Op::Test);
@@ -365,14 +372,20 @@ bool FunctionLowering::tensorMethod(const CallExpr *E, const CXXMethodDecl *M,
   // What a handle says about its memory is not an operation on it.
   return llvm::StringSwitch<bool>(N)
       .Cases({"numel", "size", "sizes", "dim", "nbytes", "itemsize"}, true)
-      .Cases({"data_ptr", "mutable_data_ptr", "const_data_ptr", "strides", "stride"}, true)
-      .Cases({"options", "dtype", "device", "scalar_type", "is_contiguous"}, true)
-      .Cases({"storage_offset", "element_size", "use_count", "get_device", "is_same"}, true)
+      .Cases({"data_ptr", "mutable_data_ptr", "const_data_ptr", "strides",
+              "stride"},
+             true)
+      .Cases({"options", "dtype", "device", "scalar_type", "is_contiguous"},
+             true)
+      .Cases({"storage_offset", "element_size", "use_count", "get_device",
+              "is_same"},
+             true)
       .Cases({"sym_numel", "sym_sizes", "layout", "has_storage"}, true)
       .Default(false);
 }
 
-//===--- calls -------------------------------------------------------------===//
+//===--- calls
+//-------------------------------------------------------------===//
 
 void FunctionLowering::userCall(const Expr *Result, SourceLocation Loc,
                                 const FunctionDecl *Callee, VarId Recv,
@@ -495,7 +508,8 @@ void FunctionLowering::call(const CallExpr *E) {
         return compare(E, Op->getArg(0), Op->getArg(1), K == OO_EqualEqual,
                        false);
       if ((K == OO_Less || K == OO_LessEqual || K == OO_Greater ||
-           K == OO_GreaterEqual) && N == 2)
+           K == OO_GreaterEqual) &&
+          N == 2)
         return compare(E, Op->getArg(0), Op->getArg(1), false, true);
       if (K == OO_PlusPlus || K == OO_MinusMinus)
         return;

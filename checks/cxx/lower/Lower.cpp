@@ -1,6 +1,6 @@
 //===- Lower.cpp - Which definitions a TU lowers, and their names ---------===//
-#include "lower/LowerImpl.h"
 #include "analysis/WholeDefinition.h"
+#include "lower/LowerImpl.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -66,7 +66,8 @@ engine::SrcLoc TULowering::loc(SourceLocation L) {
   PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(L));
   if (P.isInvalid())
     return R;
-  auto [It, New] = FileIds.try_emplace(P.getFilename(), Out.Program.Files.size());
+  auto [It, New] =
+      FileIds.try_emplace(P.getFilename(), Out.Program.Files.size());
   if (New)
     Out.Program.Files.push_back(P.getFilename());
   R.File = It->second;
@@ -191,8 +192,8 @@ void TULowering::nameFunctions() {
     if (Count[Names[I]] > 1) {
       F.QualName += "(";
       for (unsigned P = 0; P < FD->getNumParams(); ++P)
-        F.QualName += (P ? "," : "") +
-                      FD->getParamDecl(P)->getType().getAsString();
+        F.QualName +=
+            (P ? "," : "") + FD->getParamDecl(P)->getType().getAsString();
       F.QualName += ")";
       if (unsigned N = Seen[F.QualName]++)
         F.QualName += "#" + std::to_string(N);

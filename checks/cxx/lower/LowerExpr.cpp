@@ -16,7 +16,8 @@ using namespace tether::cxx;
 using namespace tether::cxx::lower;
 using engine::Op;
 
-//===--- values ------------------------------------------------------------===//
+//===--- values
+//------------------------------------------------------------===//
 
 const Expr *lower::peelValue(const Expr *E) {
   while (E) {
@@ -189,21 +190,22 @@ bool FunctionLowering::mentionsParam(const Expr *E) const {
   return false;
 }
 
-//===--- expressions -------------------------------------------------------===//
+//===--- expressions
+//-------------------------------------------------------===//
 
 void FunctionLowering::expr(const Expr *E) {
   if (const auto *C = dyn_cast<CastExpr>(E)) {
     // A conversion to a number or a truth value is a value of its own,
     // unless it carries a truth value the lowering computed.
     const Val *Sub = find(C->getSubExpr());
-    bool Scalar = E->getType()->isArithmeticType() ||
-                  E->getType()->isEnumeralType();
+    bool Scalar =
+        E->getType()->isArithmeticType() || E->getType()->isEnumeralType();
     if (Sub && (Sub->Truth || !Scalar))
       alias(E, C->getSubExpr());
     return;
   }
-  if (isa<FullExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr,
-          ParenExpr>(E)) {
+  if (isa<FullExpr, MaterializeTemporaryExpr, CXXBindTemporaryExpr, ParenExpr>(
+          E)) {
     alias(E, peelValue(E) == E ? nullptr : peelValue(E));
     return;
   }
@@ -520,8 +522,7 @@ void FunctionLowering::compare(const Expr *E, const Expr *L, const Expr *R,
     VarId V = XV->V;
     // A truth value compared with a constant: `count(k) == 0`, a capture
     // status `!= CaptureStatus::None` / `== CaptureStatus::Active`.
-    if (const EnumConstantDecl *EC = enumerator(Y);
-        EC && EC->getIdentifier()) {
+    if (const EnumConstantDecl *EC = enumerator(Y); EC && EC->getIdentifier()) {
       if (EC->getName() == "None")
         return Negated(V, Equal);
       if (EC->getName() == "Active")
@@ -529,8 +530,7 @@ void FunctionLowering::compare(const Expr *E, const Expr *L, const Expr *R,
       return;
     }
     if (!Y->isValueDependent())
-      if (std::optional<llvm::APSInt> C =
-              strip(Y)->getIntegerConstantExpr(Ctx))
+      if (std::optional<llvm::APSInt> C = strip(Y)->getIntegerConstantExpr(Ctx))
         return Negated(V, (C->isZero()) == Equal);
   }
 }
@@ -566,8 +566,7 @@ void FunctionLowering::construct(const CXXConstructExpr *E) {
     // `std::vector<at::Tensor> keep{a, b}` holds its elements.
     for (const Expr *A : Args)
       if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(strip(A)))
-        if (const auto *Inits = dyn_cast<InitListExpr>(
-                strip(IL->getSubExpr())))
+        if (const auto *Inits = dyn_cast<InitListExpr>(strip(IL->getSubExpr())))
           for (const Expr *Init : Inits->inits()) {
             if (!holdsTensor(Init->getType()))
               continue;

@@ -139,7 +139,8 @@ void FunctionLowering::element(const CFGElement &E) {
     if (!Dtor || Var == Vars.end() || TU.fnOf(Dtor) < 0)
       return;
     const Stmt *T = D->getTriggerStmt();
-    engine::Inst &I = emit(engine::Op::Call, T ? T->getEndLoc() : V->getEndLoc());
+    engine::Inst &I =
+        emit(engine::Op::Call, T ? T->getEndLoc() : V->getEndLoc());
     I.Name = qualifiedName(Dtor);
     I.Args = {Var->second};
     I.Targets.push_back({TU.fnOf(Dtor), {Var->second}});
@@ -222,8 +223,8 @@ void FunctionLowering::lifetimeEnds(const VarDecl *V, const Stmt *Trigger) {
   }
   // Every local dies at a return; only a scope that ends before the
   // function does is a Kill. Parameters live to the end.
-  bool FunctionEnds = !Trigger || isa<ReturnStmt>(Trigger) ||
-                      Trigger == FD->getBody();
+  bool FunctionEnds =
+      !Trigger || isa<ReturnStmt>(Trigger) || Trigger == FD->getBody();
   if (FunctionEnds || isa<ParmVarDecl>(V) || V->isImplicit())
     return;
   emit(engine::Op::Kill, Loc).A = Var->second;

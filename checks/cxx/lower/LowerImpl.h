@@ -11,8 +11,8 @@
 #ifndef TETHER_CXX_LOWER_LOWERIMPL_H
 #define TETHER_CXX_LOWER_LOWERIMPL_H
 
-#include "lower/Lower.h"
 #include "engine/Builder.h"
+#include "lower/Lower.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Analysis/CFG.h"
@@ -22,13 +22,12 @@
 
 namespace tether::cxx::lower {
 
-using engine::VarId;
 using engine::NoVar;
+using engine::VarId;
 
 class TULowering {
 public:
-  TULowering(clang::ASTContext &Ctx, const CompiledCatalog &Cat,
-             LoweredTU &Out)
+  TULowering(clang::ASTContext &Ctx, const CompiledCatalog &Cat, LoweredTU &Out)
       : Ctx(Ctx), Cat(Cat), Out(Out) {}
 
   void run();
@@ -131,12 +130,13 @@ private:
   VarId value(const clang::Expr *E);
   VarId truth(const clang::Expr *E);
   void set(const clang::Expr *E, VarId V, bool Truth = false);
-  void setPlace(const clang::Expr *E, engine::PlaceRef P, bool MayBeAbsent = false,
-                bool Iterator = false);
+  void setPlace(const clang::Expr *E, engine::PlaceRef P,
+                bool MayBeAbsent = false, bool Iterator = false);
   void alias(const clang::Expr *E, const clang::Expr *Of);
   VarId temp(const clang::Expr *At, engine::Op K);
   engine::Inst &emit(engine::Op K, clang::SourceLocation L);
-  engine::PlaceRef element(const clang::Expr *Container, const clang::Expr *Key);
+  engine::PlaceRef element(const clang::Expr *Container,
+                           const clang::Expr *Key);
   std::string keySpelling(const clang::Expr *Key);
   std::string spelling(const clang::Expr *E);
   /// The name a value is bound to becomes a workspace when it matches the
