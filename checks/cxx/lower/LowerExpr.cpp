@@ -251,6 +251,18 @@ void FunctionLowering::expr(const Expr *E) {
   }
 }
 
+std::string lower::staticLocalName(const VarDecl *V) {
+  // One global per function (a lambda inside it names the same one).
+  const auto *Owner =
+      dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod());
+  while (Owner && isa<CXXMethodDecl>(Owner) &&
+         cast<CXXMethodDecl>(Owner)->getParent()->isLambda())
+    Owner = dyn_cast_or_null<FunctionDecl>(
+        cast<CXXMethodDecl>(Owner)->getParent()->getParentFunctionOrMethod());
+  return (Owner ? qualifiedName(Owner) : std::string()) +
+         "::" + V->getName().str();
+}
+
 bool FunctionLowering::inLambda() const {
   const auto *MD = dyn_cast<CXXMethodDecl>(FD);
   return MD && MD->getParent()->isLambda();
@@ -319,7 +331,7 @@ void FunctionLowering::declRef(const DeclRefExpr *E) {
   engine::PlaceRef P;
   P.Kind = engine::PlaceRef::Global;
   if (V->isStaticLocal())
-    P.Name = qualifiedName(FD) + "::" + V->getName().str();
+    P.Name = staticLocalName(V);
   else
     P.Name = V->getQualifiedNameAsString();
   P.Spelling = V->getName().str();

@@ -77,6 +77,7 @@ static std::vector<const CFGBlock *> reachable(const CFG &G) {
 void FunctionLowering::run() {
   params();
   indexConditionals();
+  indexMemberTemps();
   IsProducer = Cat.WorkspaceProducers.matches(qualifiedName(FD));
   Blocks[&G.getEntry()] = B.current();
   for (const CFGBlock *Blk : reachable(G)) {
@@ -102,10 +103,12 @@ void FunctionLowering::lowerBlock(const CFGBlock *Blk) {
   Throws = false;
   for (const CFGElement &E : *Blk)
     element(E);
+  flushKills();
 }
 
 void FunctionLowering::element(const CFGElement &E) {
   if (auto CS = E.getAs<CFGStmt>()) {
+    flushKills();
     const Stmt *S = CS->getStmt();
     if (const auto *Ex = dyn_cast<Expr>(S)) {
       expr(Ex);
@@ -126,10 +129,22 @@ void FunctionLowering::element(const CFGElement &E) {
     }
     return;
   }
-  if (auto I = E.getAs<CFGInitializer>())
-    return initializer(I->getInitializer());
   if (auto L = E.getAs<CFGLifetimeEnds>())
     return lifetimeEnds(L->getVarDecl(), L->getTriggerStmt());
+  if (auto T = E.getAs<CFGTemporaryDtor>()) {
+    // A temporary handle dies at the end of its full expression (`f(at::
+    // empty(..))`): its variable is killed where it was made. Only the
+    // lowering's own temporaries: a named local is never a temporary.
+    const CXXBindTemporaryExpr *BT = T->getBindTemporaryExpr();
+    const Val *X = BT && !MemberTemps.count(BT) ? find(BT) : nullptr;
+    if (X && X->V >= VarId(F.NumParams) && size_t(X->V) < F.VarNames.size() &&
+        F.VarNames[X->V].empty() && holdsTensor(BT->getType()))
+      PendingKills.push_back({X->V, BT->getBeginLoc()});
+    return;
+  }
+  flushKills();
+  if (auto I = E.getAs<CFGInitializer>())
+    return initializer(I->getInitializer());
   if (auto D = E.getAs<CFGAutomaticObjDtor>()) {
     // A destructor of an in-TU class runs its body on the local.
     const VarDecl *V = D->getVarDecl();
@@ -141,7 +156,7 @@ void FunctionLowering::element(const CFGElement &E) {
     const Stmt *T = D->getTriggerStmt();
     engine::Inst &I =
         emit(engine::Op::Call, T ? T->getEndLoc() : V->getEndLoc());
-    I.Name = qualifiedName(Dtor);
+    I.Name = Dtor->getNameAsString();
     I.Args = {Var->second};
     I.Targets.push_back({TU.fnOf(Dtor), {Var->second}});
   }
@@ -170,7 +185,7 @@ void FunctionLowering::declare(const VarDecl *V, const Stmt *S) {
     VarId X = value(V->getInit());
     engine::Inst &I = emit(engine::Op::Store, V->getLocation());
     I.P.Kind = engine::PlaceRef::Global;
-    I.P.Name = qualifiedName(FD) + "::" + V->getName().str();
+    I.P.Name = staticLocalName(V);
     I.P.Spelling = V->getName().str();
     I.A = X;
     bindName(X, V->getName());
@@ -228,6 +243,42 @@ void FunctionLowering::lifetimeEnds(const VarDecl *V, const Stmt *Trigger) {
   if (FunctionEnds || isa<ParmVarDecl>(V) || V->isImplicit())
     return;
   emit(engine::Op::Kill, Loc).A = Var->second;
+}
+
+void FunctionLowering::flushKills() {
+  for (auto &[V, L] : PendingKills)
+    emit(engine::Op::Kill, L).A = V;
+  PendingKills.clear();
+}
+
+void FunctionLowering::indexMemberTemps() {
+  // A member initialiser's temporary becomes the member itself, although
+  // the CFG lists its destruction: it is no temporary that dies.
+  const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD);
+  if (!Ctor)
+    return;
+  for (const CXXCtorInitializer *I : Ctor->inits()) {
+    // One step at a time: peelValue would skip the temporary itself.
+    const Expr *E = I->getInit();
+    for (unsigned Depth = 0; E && Depth < 16; ++Depth) {
+      if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E)) {
+        MemberTemps.insert(BT);
+        E = BT->getSubExpr();
+      } else if (const auto *DI = dyn_cast<CXXDefaultInitExpr>(E)) {
+        E = DI->getExpr();
+      } else if (const auto *FE = dyn_cast<FullExpr>(E)) {
+        E = FE->getSubExpr();
+      } else if (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(E)) {
+        E = MT->getSubExpr();
+      } else if (const auto *C = dyn_cast<ImplicitCastExpr>(E)) {
+        E = C->getSubExpr();
+      } else if (const auto *P = dyn_cast<ParenExpr>(E)) {
+        E = P->getSubExpr();
+      } else {
+        break;
+      }
+    }
+  }
 }
 
 void FunctionLowering::initializer(const CXXCtorInitializer *Init) {
@@ -288,6 +339,14 @@ void FunctionLowering::terminate(const CFGBlock *Blk) {
   }
   if (Succs.size() == 2) {
     const auto *Cond = dyn_cast_or_null<Expr>(Blk->getTerminatorCondition());
+    // The last block of `a || b` (or `&&`) branches on `b`: the CFG has
+    // taken the branches on `a` already.
+    for (unsigned Depth = 0; Cond && Depth < 64; ++Depth) {
+      const auto *BO = dyn_cast<BinaryOperator>(strip(Cond));
+      if (!BO || !BO->isLogicalOp() || BO == T)
+        break;
+      Cond = BO->getRHS();
+    }
     VarId C = Cond ? truth(Cond) : B.var();
     if (!Cond) // a static local's "first call?" branch, a `try`: unknown
       B.emit(engine::Op::Const, TL).Dst = C;

@@ -88,6 +88,8 @@ private:
   void declare(const clang::VarDecl *V, const clang::Stmt *S);
   void lifetimeEnds(const clang::VarDecl *V, const clang::Stmt *Trigger);
   void initializer(const clang::CXXCtorInitializer *I);
+  void indexMemberTemps();
+  void flushKills();
   void indexConditionals();
 
   // LowerExpr.cpp: one expression whose operands are lowered already.
@@ -166,6 +168,9 @@ private:
   /// Each arm of a `?:` and the variable both arms copy into.
   llvm::DenseMap<const clang::Expr *, VarId> ArmOf;
   llvm::DenseMap<const clang::Expr *, VarId> Joins;
+  llvm::DenseSet<const clang::CXXBindTemporaryExpr *> MemberTemps;
+  /// Temporaries whose full expression ended, killed before what follows.
+  std::vector<std::pair<VarId, clang::SourceLocation>> PendingKills;
   VarId RetVal = NoVar;
   clang::SourceLocation RetLoc;
   bool Throws = false;
@@ -183,6 +188,8 @@ bool isContainerType(clang::QualType T);
 /// Whether the type is or holds a tensor (a container of them).
 bool holdsTensor(clang::QualType T, unsigned Depth = 0);
 std::string qualifiedName(const clang::NamedDecl *D);
+/// The global a static local is: "function::name".
+std::string staticLocalName(const clang::VarDecl *V);
 
 } // namespace tether::cxx::lower
 
