@@ -156,6 +156,7 @@ bb2:
   %8 = read g_attn_ws @12:3
   %9 = weak %7:ws "weak_ref_tensor" @12:18
   store %8[*] <- %9 @12:3
+  kill %9 @12:18
   ret _ @13:1
 bb3:
   use %0:q "attention" @7:19
@@ -231,6 +232,7 @@ bb1:
   %3 = read %0:this.slots_ @8:5
   %4 = weak %2:t "weak_ref_tensor" @8:17
   store %3[*] <- %4 @8:5
+  kill %4 @8:17
   %5 = read %0:this.slots_ @9:9
   %6 = test empty %5[3] @9:9
   %7 = not %6 @9:9
@@ -588,6 +590,79 @@ bb1:
 )ir");
 }
 
+// A catalog workspace producer without a body is a workspace allocation
+// sized by the caller's argument; `numel() < need` is a size check; inside
+// a producer defined in the TU every allocation is a workspace.
+TEST(CxxLower, WorkspaceProducersAndSizeChecks) {
+  const char *Code = R"cpp(
+at::Tensor get_workspace(int64_t n);
+static at::Tensor g_ws;
+void layer(const at::Tensor &q, int64_t need) {
+  if (!g_ws.defined() || g_ws.numel() < need)
+    g_ws = get_workspace(need);
+  at::attention(q, g_ws);
+}
+at::Tensor my_get_workspace(int64_t n) { return at::empty({n}); }
+)cpp";
+  EXPECT_EQ(lowered(Code, "layer"), R"ir(fn layer(%0:q, %1:need)
+bb0:
+  goto bb1 @0:0
+bb1:
+  %2 = read g_ws @5:8
+  %3 = test is-null %2 @5:8
+  %4 = not %3 @5:8
+  %5 = not %4 @5:7
+  br %5 bb3 bb2 @5:7
+bb2:
+  %6 = read g_ws @5:26
+  %7 = test size-check %6 @5:26
+  br %7 bb3 bb4 @5:3
+bb3:
+  %8 = alloc workspace sized "get_workspace" @6:12
+  store g_ws <- %8 @6:5
+  kill %8 @6:12
+  goto bb4 @0:0
+bb4:
+  use %0:q "attention" @7:17
+  %9 = read g_ws @7:20
+  use %9 "attention" @7:20
+  ret _ @8:1
+)ir");
+  EXPECT_EQ(lowered(Code, "my_get_workspace"), R"ir(fn my_get_workspace(%0:n)
+bb0:
+  goto bb1 @0:0
+bb1:
+  %1 = alloc workspace sized "empty" @9:49
+  ret %1 @9:42
+)ir");
+}
+
+// A temporary tensor passed to a call dies at the end of its full
+// expression, where it was made.
+TEST(CxxLower, TemporariesDieAtTheirFullExpression) {
+  const char *Code = R"cpp(
+static std::map<int64_t, at::Tensor> g_tmp;
+void remember(int64_t n, const at::Tensor &ws) { g_tmp[n] = ws; }
+void layer_tmp(const at::Tensor &q, int64_t n) {
+  remember(n, at::empty({n}));
+  at::attention(q, g_tmp[n]);
+}
+)cpp";
+  EXPECT_EQ(lowered(Code, "layer_tmp"), R"ir(fn layer_tmp(%0:q, %1:n)
+bb0:
+  goto bb1 @0:0
+bb1:
+  %2 = alloc tensor sized "empty" @5:15
+  call "remember" (%1:n, %2) -> remember(%1:n, %2) @5:3
+  kill %2 @5:15
+  %3 = read g_tmp @6:20
+  use %0:q "attention" @6:17
+  %4 = read %3[*] @6:20
+  use %4 "attention" @6:20
+  ret _ @7:1
+)ir");
+}
+
 // A switch becomes a chain of branches on unknown values; throw raises.
 TEST(CxxLower, SwitchAndThrow) {
   const char *Code = R"cpp(
@@ -626,7 +701,6 @@ bb5:
   ret %3 @12:11
 )ir");
 }
-
 
 // Definitions clang could not build are not lowered (they are calls of
 // unknown bodies); the rest of the TU is, and maps back to its decls.
