@@ -170,17 +170,11 @@ static const CXXRecordDecl *guardClass(const VarDecl *V) {
   return RD && RD->getIdentifier() ? RD : nullptr;
 }
 
-static bool isStaticLocalInit(const Expr *Init) {
-  const auto *CE = dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit());
-  return CE && CE->getNumArgs() == 0;
-}
-
 void FunctionLowering::declare(const VarDecl *V, const Stmt *S) {
   if (!V->hasLocalStorage()) {
-    // A static local: one global of the function. Its initialiser runs on
-    // the first call; a default-constructed one (an empty cache) stores
-    // nothing.
-    if (!V->isStaticLocal() || !V->getInit() || isStaticLocalInit(V->getInit()))
+    // A static local: one global of the function, which its initialiser
+    // (an empty cache, an undefined tensor too) stores on the first call.
+    if (!V->isStaticLocal() || !V->getInit())
       return;
     VarId X = value(V->getInit());
     engine::Inst &I = emit(engine::Op::Store, V->getLocation());
