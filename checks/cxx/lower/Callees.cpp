@@ -228,7 +228,9 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
     return true;
   }
   if (Cat.WorkspaceProducers.matches(Name) && TU.fnOf(FD) < 0 &&
-      holdsTensor(E->getType())) {
+      !holdsTensor(E->getType()))
+    return true; // a size query (`*_get_max_workspace(q)`): no memory used
+  if (Cat.WorkspaceProducers.matches(Name) && TU.fnOf(FD) < 0) {
     bool Max = StringRef(Name).contains_insensitive("max");
     alloc(E, engine::AllocKind::Workspace,
           Max ? ArrayRef<const Expr *>()
