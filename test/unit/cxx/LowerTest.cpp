@@ -592,7 +592,8 @@ bb1:
 
 // A catalog workspace producer without a body is a workspace allocation
 // sized by the caller's argument; `numel() < need` is a size check; inside
-// a producer defined in the TU every allocation is a workspace.
+// a producer defined in the TU every allocation is a workspace; a producer
+// that returns a size uses no memory.
 TEST(CxxLower, WorkspaceProducersAndSizeChecks) {
   const char *Code = R"cpp(
 at::Tensor get_workspace(int64_t n);
@@ -603,6 +604,8 @@ void layer(const at::Tensor &q, int64_t need) {
   at::attention(q, g_ws);
 }
 at::Tensor my_get_workspace(int64_t n) { return at::empty({n}); }
+int64_t get_max_workspace(const at::Tensor &q);
+at::Tensor sized(const at::Tensor &q) { return at::empty({get_max_workspace(q)}); }
 )cpp";
   EXPECT_EQ(lowered(Code, "layer"), R"ir(fn layer(%0:q, %1:need)
 bb0:
@@ -634,6 +637,13 @@ bb0:
 bb1:
   %1 = alloc workspace sized "empty" @9:49
   ret %1 @9:42
+)ir");
+  EXPECT_EQ(lowered(Code, "sized"), R"ir(fn sized(%0:q)
+bb0:
+  goto bb1 @0:0
+bb1:
+  %1 = alloc tensor sized "empty" @11:48
+  ret %1 @11:41
 )ir");
 }
 
