@@ -1,0 +1,572 @@
+//===- Callees.cpp - What a call means: catalog, containers, user code ----===//
+//
+// In order: the catalog (capture begin/end, predicates, weak-ref
+// primitives, from_blob without a deleter, workspace producers, stream
+// setters), container and tensor/optional methods (places, null tests),
+// calls of in-TU definitions (with every candidate: virtual calls reach
+// each in-TU override), and last calls of code outside the program (a Use
+// of each tensor argument and a fresh tensor for the result) or of code
+// nobody can name (a call without targets: its arguments escape).
+//
+//===----------------------------------------------------------------------===//
+#include "lower/LowerImpl.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Basic/Builtins.h"
+
+using namespace clang;
+using namespace tether;
+using namespace tether::cxx;
+using namespace tether::cxx::lower;
+using engine::Op;
+
+//===--- types
+//-------------------------------------------------------------===//
+
+static const CXXRecordDecl *recordOf(QualType T) {
+  T = T.getNonReferenceType();
+  if (T->isPointerType())
+    T = T->getPointeeType();
+  return T->getAsCXXRecordDecl();
+}
+
+bool lower::isTensorType(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() &&
+         (RD->getName() == "Tensor" || RD->getName() == "TensorBase");
+}
+
+bool lower::isOptionalType(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() && RD->getName() == "optional" &&
+         (RD->isInStdNamespace() ||
+          RD->getQualifiedNameAsString() == "c10::optional");
+}
+
+bool lower::isContainerType(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  if (!RD || !RD->getIdentifier() || !RD->isInStdNamespace())
+    return false;
+  return llvm::StringSwitch<bool>(RD->getName())
+      .Cases({"map", "unordered_map", "multimap", "unordered_multimap"}, true)
+      .Cases({"vector", "deque", "list", "forward_list", "array"}, true)
+      .Cases({"set", "unordered_set"}, true)
+      .Default(false);
+}
+
+static bool isMap(QualType T) {
+  const CXXRecordDecl *RD = recordOf(T);
+  return RD && RD->getIdentifier() && RD->getName().contains("map");
+}
+
+bool lower::holdsTensor(QualType T, unsigned Depth) {
+  if (T.isNull() || Depth > 3)
+    return false;
+  if (isTensorType(T))
+    return true;
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!Spec)
+    return false;
+  for (const TemplateArgument &A : Spec->getTemplateArgs().asArray())
+    if (A.getKind() == TemplateArgument::Type &&
+        holdsTensor(A.getAsType(), Depth + 1))
+      return true;
+  return false;
+}
+
+//===--- the catalog
+//-------------------------------------------------------===//
+
+void FunctionLowering::alloc(const Expr *E, engine::AllocKind K,
+                             ArrayRef<const Expr *> SizeArgs) {
+  if (IsProducer && K == engine::AllocKind::Tensor)
+    K = engine::AllocKind::Workspace;
+  bool Sized = false;
+  for (const Expr *A : SizeArgs)
+    Sized |= !isa<CXXDefaultArgExpr>(A) && mentionsParam(A);
+  VarId T = temp(E, Op::Alloc);
+  engine::Inst &I = F.Blocks[B.current()].Insts.back();
+  I.Alloc = K;
+  I.SizedByCaller = Sized;
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *FD = Call->getDirectCallee())
+      I.Name = FD->getNameAsString();
+  if (K == engine::AllocKind::Tensor)
+    AllocOf[T] = {B.current(),
+                  uint32_t(F.Blocks[B.current()].Insts.size() - 1)};
+  set(E, T);
+}
+
+/// from_blob(data, sizes, ..., deleter, ...): with a deleter the new tensor
+/// manages the memory, so it is no weak reference.
+static bool passesDeleter(const CallExpr *Call, const FunctionDecl *FD) {
+  for (unsigned I = 0, N = std::min(Call->getNumArgs(), FD->getNumParams());
+       I < N; ++I) {
+    if (isa<CXXDefaultArgExpr>(Call->getArg(I)))
+      continue;
+    const ParmVarDecl *P = FD->getParamDecl(I);
+    if (P->getName().contains_insensitive("deleter") ||
+        StringRef(P->getType().getAsString()).contains("function<"))
+      return true;
+  }
+  return false;
+}
+
+/// The tensor whose `data_ptr()` E is, directly or through a pointer local
+/// that keeps its initial value (`void *p = t.data_ptr(); from_blob(p,..)`).
+static const Expr *dataPtrOwner(const Expr *E, const FunctionDecl *FD,
+                                ASTContext &Ctx, bool ThroughLocal = true) {
+  E = strip(E)->IgnoreParenCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!ThroughLocal || !V || !V->hasLocalStorage() || isa<ParmVarDecl>(V) ||
+        !V->getType()->isPointerType() || !V->getInit() || !FD->getBody() ||
+        ExprMutationAnalyzer(*FD->getBody(), Ctx).isMutated(V))
+      return nullptr;
+    return dataPtrOwner(V->getInit(), FD, Ctx, false);
+  }
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+  const CXXMethodDecl *M = MC ? MC->getMethodDecl() : nullptr;
+  if (!M || !M->getIdentifier())
+    return nullptr;
+  StringRef N = M->getName();
+  if (N != "data_ptr" && N != "mutable_data_ptr" && N != "const_data_ptr")
+    return nullptr;
+  return MC->getImplicitObjectArgument();
+}
+
+std::optional<VarId> FunctionLowering::blobConversion(const CallExpr *E,
+                                                      const FunctionDecl *FD) {
+  const Expr *Owner = nullptr;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
+    // for_blob(data, sizes).strides(..)...make_tensor(): weak unless a step
+    // gives it a deleter or a context with one.
+    if (!MD->getIdentifier() || MD->getName() != "make_tensor" ||
+        !MD->getParent()->getIdentifier() ||
+        MD->getParent()->getName() != "TensorMaker")
+      return std::nullopt;
+    const Expr *Obj = cast<CXXMemberCallExpr>(E)->getImplicitObjectArgument();
+    for (unsigned Depth = 0; Obj && Depth < 16; ++Depth) {
+      Obj = strip(Obj);
+      if (const auto *Step = dyn_cast<CXXMemberCallExpr>(Obj)) {
+        const CXXMethodDecl *SM = Step->getMethodDecl();
+        if (!SM || !SM->getIdentifier() || SM->getName() == "deleter" ||
+            (SM->getName() == "context" && Step->getNumArgs() >= 2 &&
+             !isa<CXXDefaultArgExpr>(Step->getArg(1))))
+          return std::nullopt;
+        Obj = Step->getImplicitObjectArgument();
+        continue;
+      }
+      const auto *Root = dyn_cast<CallExpr>(Obj);
+      const FunctionDecl *RF = Root ? Root->getDirectCallee() : nullptr;
+      if (RF && !isa<CXXMethodDecl>(RF) && Root->getNumArgs() >= 1 &&
+          Cat.BlobFunctions.matches(qualifiedName(RF)))
+        Owner = dataPtrOwner(Root->getArg(0), this->FD, Ctx);
+      break;
+    }
+  } else if (E->getNumArgs() >= 1 && !passesDeleter(E, FD)) {
+    Owner = dataPtrOwner(E->getArg(0), this->FD, Ctx);
+  }
+  if (!Owner)
+    return std::nullopt;
+  VarId A = value(Owner);
+  VarId T = temp(E, Op::WeakRef);
+  engine::Inst &I = F.Blocks[B.current()].Insts.back();
+  I.Weak = engine::WeakKind::FromBlob;
+  I.A = A;
+  I.Name = FD->getNameAsString();
+  return T;
+}
+
+bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
+  std::string Name = qualifiedName(FD);
+  if (Name.empty())
+    return false;
+  const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
+  const Expr *Key = MC ? MC->getImplicitObjectArgument()
+                       : (E->getNumArgs() ? E->getArg(0) : nullptr);
+  bool Begin = Cat.CaptureBegins.matches(Name);
+  if (Begin || Cat.CaptureEnds.matches(Name)) {
+    // ACL's task-group pair is in the catalog's capture pairs; the IR
+    // keeps what it is.
+    engine::RegionKind K = StringRef(Name).contains("TaskGrp")
+                               ? engine::RegionKind::TaskGroup
+                           : StringRef(Name).contains("TaskUpdate")
+                               ? engine::RegionKind::TaskUpdate
+                               : engine::RegionKind::Capture;
+    std::string KeyText = Key ? spelling(Key) : std::string();
+    engine::Inst &I =
+        emit(Begin ? Op::RegionBegin : Op::RegionEnd, E->getBeginLoc());
+    I.Region = K;
+    I.Key = std::move(KeyText);
+    I.Name = FD->getNameAsString();
+    return true;
+  }
+  if (Cat.CapturePredicates.matches(Name)) {
+    VarId T = temp(E, Op::Test);
+    F.Blocks[B.current()].Insts.back().Name = FD->getNameAsString();
+    set(E, T, true);
+    return true;
+  }
+  if (Cat.WeakRefFunctions.matches(Name) && E->getNumArgs() >= 1) {
+    VarId A = value(E->getArg(0));
+    VarId T = temp(E, Op::WeakRef);
+    engine::Inst &I = F.Blocks[B.current()].Insts.back();
+    I.A = A;
+    I.Name = FD->getNameAsString();
+    set(E, T);
+    return true;
+  }
+  bool Blob = isa<CXXMethodDecl>(FD)
+                  ? FD->getIdentifier() && FD->getName() == "make_tensor"
+                  : Cat.BlobFunctions.matches(Name);
+  if (Blob && isTensorType(E->getType())) {
+    if (std::optional<VarId> W = blobConversion(E, FD))
+      set(E, *W);
+    else
+      alloc(E, engine::AllocKind::Tensor, {}); // it manages its memory
+    return true;
+  }
+  if (Cat.WorkspaceProducers.matches(Name) && TU.fnOf(FD) < 0 &&
+      !holdsTensor(E->getType()))
+    return true; // a size query (`*_get_max_workspace(q)`): no memory used
+  if (Cat.WorkspaceProducers.matches(Name) && TU.fnOf(FD) < 0) {
+    bool Max = StringRef(Name).contains_insensitive("max");
+    alloc(E, engine::AllocKind::Workspace,
+          Max ? ArrayRef<const Expr *>()
+              : ArrayRef(E->getArgs(), E->getNumArgs()));
+    return true;
+  }
+  if (!isa<CXXConstructorDecl>(FD) && Cat.StreamSwitches.matches(Name)) {
+    // A stream setter: work issued after it goes to the stream it names.
+    std::string KeyText = E->getNumArgs() ? spelling(E->getArg(0)) : "";
+    engine::Inst &End = emit(Op::RegionEnd, E->getBeginLoc());
+    End.Region = engine::RegionKind::Stream;
+    engine::Inst &Start = emit(Op::RegionBegin, E->getBeginLoc());
+    Start.Region = engine::RegionKind::Stream;
+    Start.Key = std::move(KeyText);
+    Start.Name = FD->getNameAsString();
+    return true;
+  }
+  return false;
+}
+
+//===--- methods of containers, tensors and optionals
+//----------------------===//
+
+bool FunctionLowering::containerCall(const CallExpr *E, const CXXMethodDecl *M,
+                                     const Expr *Obj) {
+  if (!M->getIdentifier() && !isa<CXXOperatorCallExpr>(E))
+    return false;
+  StringRef N = M->getIdentifier() ? M->getName() : StringRef();
+  unsigned NArgs = E->getNumArgs();
+  if (isa<CXXOperatorCallExpr>(E)) // the container is argument 0
+    return false;
+  const Expr *A0 = NArgs ? E->getArg(0) : nullptr;
+  bool Keyed = isMap(Obj->getType());
+  auto Store = [&](const Expr *KeyE, const Expr *ValueE) {
+    engine::PlaceRef P = element(Obj, Keyed ? KeyE : nullptr);
+    VarId X = value(ValueE);
+    engine::Inst &I = emit(Op::Store, E->getBeginLoc());
+    I.P = std::move(P);
+    I.A = X;
+  };
+  auto Clear = [&](const Expr *KeyE) {
+    engine::PlaceRef P = element(Obj, KeyE);
+    emit(Op::Clear, E->getBeginLoc()).P = std::move(P);
+  };
+  if (N == "at" || N == "front" || N == "back") {
+    setPlace(E, element(Obj, N == "at" && Keyed ? A0 : nullptr));
+  } else if (N == "find" || N == "lower_bound") {
+    setPlace(E, element(Obj, Keyed ? A0 : nullptr), /*MayBeAbsent=*/true,
+             /*Iterator=*/true);
+  } else if (N == "begin" || N == "cbegin" || N == "rbegin") {
+    setPlace(E, element(Obj, nullptr), false, true);
+  } else if (N == "count" || N == "contains") {
+    engine::PlaceRef P = element(Obj, Keyed ? A0 : nullptr);
+    VarId T = temp(E, Op::Test);
+    engine::Inst &I = F.Blocks[B.current()].Insts.back();
+    I.Test = engine::TestKind::PlaceEmpty;
+    I.P = std::move(P);
+    VarId Not = temp(E, Op::Not);
+    F.Blocks[B.current()].Insts.back().A = T;
+    set(E, Not, true);
+  } else if (N == "emplace" || N == "try_emplace" || N == "insert_or_assign" ||
+             N == "insert") {
+    if (NArgs >= 2) {
+      Store(E->getArg(0), E->getArg(1)); // (key, value) or (position, value)
+    } else if (NArgs == 1) {
+      // insert({k, v}) / insert(std::make_pair(k, v)) / set.insert(v)
+      const Expr *Arg = strip(A0);
+      if (const auto *CE = dyn_cast<CXXConstructExpr>(Arg);
+          CE && CE->getNumArgs() == 1)
+        Arg = strip(CE->getArg(0));
+      const auto *IL = dyn_cast<InitListExpr>(Arg);
+      const auto *Pair = dyn_cast<CXXConstructExpr>(Arg);
+      const auto *Make = dyn_cast<CallExpr>(Arg);
+      if (IL && IL->getNumInits() == 2)
+        Store(IL->getInit(0), IL->getInit(1));
+      else if (Pair && Pair->getNumArgs() == 2)
+        Store(Pair->getArg(0), Pair->getArg(1));
+      else if (Make && Make->getNumArgs() == 2)
+        Store(Make->getArg(0), Make->getArg(1));
+      else
+        Store(nullptr, A0);
+    }
+  } else if (N == "push_back" || N == "emplace_back" || N == "push_front" ||
+             N == "emplace_front") {
+    if (NArgs)
+      Store(nullptr, A0);
+  } else if (N == "erase") {
+    const Val *KV = A0 ? find(A0) : nullptr;
+    if (KV && KV->HasPlace && KV->Iterator) {
+      engine::PlaceRef P = KV->P;
+      emit(Op::Clear, E->getBeginLoc()).P = std::move(P);
+    } else {
+      Clear(Keyed ? A0 : nullptr);
+    }
+  } else if (N == "clear" || N == "pop_back" || N == "pop_front") {
+    Clear(nullptr);
+  } else {
+    return true; // size, empty, end, reserve: no memory of its elements
+  }
+  return true;
+}
+
+bool FunctionLowering::tensorMethod(const CallExpr *E, const CXXMethodDecl *M,
+                                    const Expr *Obj) {
+  StringRef N = M->getIdentifier() ? M->getName() : StringRef();
+  bool ToBool =
+      isa<CXXConversionDecl>(M) &&
+      cast<CXXConversionDecl>(M)->getConversionType()->isBooleanType();
+  if (N == "defined" || N == "has_value" || ToBool) {
+    VarId A = value(Obj);
+    VarId T = temp(E, Op::Test);
+    engine::Inst &I = F.Blocks[B.current()].Insts.back();
+    I.Test = engine::TestKind::IsNull;
+    I.A = A;
+    VarId Not = temp(E, Op::Not);
+    F.Blocks[B.current()].Insts.back().A = T;
+    set(E, Not, true);
+    return true;
+  }
+  if (N == "reset") {
+    VarId Null = temp(E, Op::Null);
+    if (Val *O = find(Obj); O && O->HasPlace) {
+      engine::PlaceRef P = O->P;
+      engine::Inst &I = emit(Op::Store, E->getBeginLoc());
+      I.P = std::move(P);
+      I.A = Null;
+    } else if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(Obj))) {
+      if (auto It = Vars.find(dyn_cast<VarDecl>(DRE->getDecl()));
+          It != Vars.end()) {
+        engine::Inst &I = emit(Op::Copy, E->getBeginLoc());
+        I.Dst = It->second;
+        I.A = Null;
+      }
+    }
+    return true;
+  }
+  if (N == "value" || N == "value_or") {
+    alias(E, Obj); // the optional's tensor
+    return true;
+  }
+  // What a handle says about its memory is not an operation on it.
+  return llvm::StringSwitch<bool>(N)
+      .Cases({"numel", "size", "sizes", "dim", "nbytes", "itemsize"}, true)
+      .Cases({"data_ptr", "mutable_data_ptr", "const_data_ptr", "strides",
+              "stride"},
+             true)
+      .Cases({"options", "dtype", "device", "scalar_type", "is_contiguous"},
+             true)
+      .Cases({"storage_offset", "element_size", "use_count", "get_device",
+              "is_same"},
+             true)
+      .Cases({"sym_numel", "sym_sizes", "layout", "has_storage"}, true)
+      .Default(false);
+}
+
+//===--- calls
+//-------------------------------------------------------------===//
+
+void FunctionLowering::userCall(const Expr *Result, SourceLocation Loc,
+                                const FunctionDecl *Callee, VarId Recv,
+                                ArrayRef<const Expr *> Args,
+                                ArrayRef<engine::FnId> Targets) {
+  std::vector<VarId> Values;
+  for (const Expr *A : Args)
+    Values.push_back(isa<CXXDefaultArgExpr>(A) ? NoVar : value(A));
+  VarId Dst = NoVar;
+  if (Result && !Callee->getReturnType()->isVoidType())
+    Dst = B.var();
+  engine::Inst &I = emit(Op::Call, Loc);
+  I.Dst = Dst;
+  I.Name = Callee->getNameAsString();
+  if (Recv != NoVar)
+    I.Args.push_back(Recv);
+  for (VarId V : Values)
+    if (V != NoVar)
+      I.Args.push_back(V);
+  for (engine::FnId T : Targets) {
+    const FunctionDecl *TD = TU.Out.Decls[T];
+    engine::CallTarget CT;
+    CT.Fn = T;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(TD); MD && MD->isInstance())
+      CT.Args.push_back(Recv);
+    for (unsigned P = 0; P < TD->getNumParams(); ++P)
+      CT.Args.push_back(P < Values.size() ? Values[P] : NoVar);
+    I.Targets.push_back(std::move(CT));
+  }
+  if (Result && Dst != NoVar)
+    set(Result, Dst);
+}
+
+void FunctionLowering::externalCall(const CallExpr *E, const FunctionDecl *FD,
+                                    const Expr *Obj,
+                                    ArrayRef<const Expr *> Args) {
+  std::string Name = FD->getNameAsString();
+  auto UseOf = [&](const Expr *A) {
+    if (isa<CXXDefaultArgExpr>(A) || !holdsTensor(A->getType()))
+      return;
+    VarId V = value(A);
+    engine::Inst &I = emit(Op::Use, A->getBeginLoc());
+    I.A = V;
+    I.Name = Name;
+  };
+  if (Obj)
+    UseOf(Obj);
+  for (const Expr *A : Args)
+    UseOf(A);
+  if (FD->getReturnType()->isReferenceType()) {
+    // An in-place op returns its receiver (`t.copy_(x)`).
+    if (Obj && holdsTensor(Obj->getType()) && isTensorType(E->getType()))
+      alias(E, Obj);
+    return;
+  }
+  if (holdsTensor(E->getType()))
+    alloc(E, engine::AllocKind::Tensor, Args);
+}
+
+void FunctionLowering::unknownCall(const CallExpr *E,
+                                   ArrayRef<const Expr *> Args) {
+  std::vector<VarId> Values;
+  for (const Expr *A : Args)
+    if (!isa<CXXDefaultArgExpr>(A))
+      Values.push_back(value(A));
+  VarId Dst = E->getType()->isVoidType() ? NoVar : B.var();
+  engine::Inst &I = emit(Op::Call, E->getBeginLoc());
+  I.Dst = Dst;
+  I.Args = std::move(Values);
+  // `cb(x)` on a std::function: its object names it.
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+  I.Name = spelling(Op && Op->getNumArgs() ? Op->getArg(0) : E->getCallee());
+  if (Dst != NoVar)
+    set(E, Dst);
+}
+
+/// `make_shared<C>(..)` / `make_unique<C>(..)` of an in-TU class.
+static QualType madeType(const FunctionDecl *FD) {
+  if (!FD->getIdentifier() ||
+      (FD->getName() != "make_shared" && FD->getName() != "make_unique"))
+    return {};
+  const TemplateArgumentList *TA = FD->getTemplateSpecializationArgs();
+  if (!TA || TA->size() == 0 || TA->get(0).getKind() != TemplateArgument::Type)
+    return {};
+  return TA->get(0).getAsType();
+}
+
+void FunctionLowering::call(const CallExpr *E) {
+  const FunctionDecl *Callee = E->getDirectCallee();
+  const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
+  const Expr *Obj = nullptr;
+  std::vector<const Expr *> Args(E->arg_begin(), E->arg_end());
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(E)) {
+    Obj = MC->getImplicitObjectArgument();
+  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+    if (MD && MD->isInstance() && !Args.empty()) {
+      Obj = Args.front();
+      Args.erase(Args.begin());
+    }
+    bool UserOp = Callee && TU.fnOf(Callee) >= 0 && !Callee->isDefaulted();
+    OverloadedOperatorKind K = Op->getOperator();
+    unsigned N = Op->getNumArgs();
+    if (!UserOp) {
+      if (K == OO_Equal && N == 2)
+        return assign(E, Op->getArg(0), Op->getArg(1));
+      if (K == OO_Subscript && N == 2) {
+        if (isContainerType(Op->getArg(0)->getType()))
+          setPlace(E, element(Op->getArg(0), isMap(Op->getArg(0)->getType())
+                                                 ? Op->getArg(1)
+                                                 : nullptr));
+        return;
+      }
+      if ((K == OO_Arrow || K == OO_Star) && N == 1) {
+        alias(E, Op->getArg(0));
+        if (Val *X = find(E))
+          X->Iterator = false;
+        return;
+      }
+      if ((K == OO_EqualEqual || K == OO_ExclaimEqual) && N == 2)
+        return compare(E, Op->getArg(0), Op->getArg(1), K == OO_EqualEqual,
+                       false);
+      if ((K == OO_Less || K == OO_LessEqual || K == OO_Greater ||
+           K == OO_GreaterEqual) &&
+          N == 2)
+        return compare(E, Op->getArg(0), Op->getArg(1), false, true);
+      if (K == OO_PlusPlus || K == OO_MinusMinus)
+        return;
+    }
+  }
+  if (!Callee) {
+    if (Obj)
+      Args.insert(Args.begin(), Obj);
+    return unknownCall(E, Args);
+  }
+  if (Callee->getBuiltinID() == Builtin::BI__builtin_expect && !Args.empty())
+    return alias(E, Args.front());
+  if (Callee->isInStdNamespace() && Callee->getIdentifier() &&
+      (Callee->getName() == "move" || Callee->getName() == "forward") &&
+      Args.size() == 1)
+    return alias(E, Args.front());
+  if (catalogCall(E, Callee))
+    return;
+  if (MD && Obj) {
+    QualType OT = Obj->getType();
+    if (OT->isPointerType())
+      OT = OT->getPointeeType();
+    if (isContainerType(OT) && containerCall(E, MD, Obj))
+      return;
+    if ((isTensorType(OT) || isOptionalType(OT)) && tensorMethod(E, MD, Obj))
+      return;
+  }
+  const auto *ME = dyn_cast<MemberExpr>(E->getCallee()->IgnoreParens());
+  bool Virtual = MD && MD->isVirtual() && !(ME && ME->hasQualifier());
+  std::vector<engine::FnId> Targets = TU.targetsOf(Callee, Virtual);
+  if (!Targets.empty()) {
+    VarId Recv = NoVar;
+    if (MD && MD->isInstance())
+      Recv = Obj ? value(Obj) : This;
+    return userCall(E, E->getBeginLoc(), Callee, Recv, Args, Targets);
+  }
+  bool Interface = Virtual && TU.classOf(MD->getParent()) >= 0;
+  bool StdFunction = MD && MD->getParent()->isInStdNamespace() &&
+                     MD->getParent()->getIdentifier() &&
+                     MD->getParent()->getName() == "function";
+  if (Interface || StdFunction) {
+    // Code no one in the TU can name: the arguments escape.
+    if (Obj)
+      Args.insert(Args.begin(), Obj);
+    return unknownCall(E, Args);
+  }
+  if (Callee->isInStdNamespace()) {
+    if (engine::ClassId C = TU.classOf(madeType(Callee)); C >= 0) {
+      VarId T = temp(E, Op::Alloc);
+      engine::Inst &I = F.Blocks[B.current()].Insts.back();
+      I.Alloc = engine::AllocKind::Object;
+      I.Class = C;
+      set(E, T);
+    }
+    return; // the standard library keeps no tensor of ours alive
+  }
+  externalCall(E, Callee, Obj, Args);
+}
