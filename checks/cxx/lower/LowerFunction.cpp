@@ -344,7 +344,11 @@ void FunctionLowering::terminate(const CFGBlock *Blk) {
     VarId C = Cond ? truth(Cond) : B.var();
     if (!Cond) // a static local's "first call?" branch, a `try`: unknown
       B.emit(engine::Op::Const, TL).Dst = C;
-    B.branch(C, Target(Succs[0]), Target(Succs[1]), TL);
+    // One statement each: blocks are numbered in the order they are asked
+    // for, and argument evaluation order is the compiler's.
+    uint32_t IfTrue = Target(Succs[0]);
+    uint32_t IfFalse = Target(Succs[1]);
+    B.branch(C, IfTrue, IfFalse, TL);
     return;
   }
   // A switch (or an indirect goto): a chain of two-way branches on values
@@ -354,7 +358,8 @@ void FunctionLowering::terminate(const CFGBlock *Blk) {
     engine::Inst &K = B.emit(engine::Op::Const, TL);
     K.Dst = C;
     uint32_t Next = I + 2 < Live.size() ? B.block() : Target(Live[I + 1]);
-    B.branch(C, Target(Live[I]), Next, TL);
+    uint32_t Taken = Target(Live[I]);
+    B.branch(C, Taken, Next, TL);
     if (I + 2 < Live.size())
       B.setBlock(Next);
   }

@@ -147,8 +147,13 @@ bb1:
   %2 = read g_attn_ws @5:13
   %4 = test empty %2[*] @6:7
   %5 = not %4 @6:7
-  br %5 bb3 bb2 @6:3
+  br %5 bb2 bb3 @6:3
 bb2:
+  use %0:q "attention" @7:19
+  %10 = read %2[*] may-be-absent @7:22
+  use %10 "attention" @7:22
+  ret _ @8:5
+bb3:
   %6 = alloc tensor sized "empty" @10:19
   %7:ws = copy %6 @10:14
   use %0:q "attention" @11:17
@@ -158,11 +163,6 @@ bb2:
   store %8[*] <- %9 @12:3
   kill %9 @12:18
   ret _ @13:1
-bb3:
-  use %0:q "attention" @7:19
-  %10 = read %2[*] may-be-absent @7:22
-  use %10 "attention" @7:22
-  ret _ @8:5
 )ir");
   EXPECT_EQ(lowered(Code, "capture_decode"), R"ir(fn capture_decode(%0:graph, %1:q, %2:layers)
 bb0:
@@ -174,15 +174,15 @@ bb1:
   goto bb2 @0:0
 bb2:
   %5 = const @17:19
-  br %5 bb4 bb3 @17:3
+  br %5 bb3 bb4 @17:3
 bb3:
-  kill %3:i @18:26
-  end capture graph @19:3
-  ret _ @20:1
-bb4:
   %6 = const @18:24
   call "attention_layer" (%1:q, %6) -> attention_layer(%1:q, %6) @18:5
   goto bb5 @0:0
+bb4:
+  kill %3:i @18:26
+  end capture graph @19:3
+  ret _ @20:1
 bb5:
   goto bb2 @0:0
 )ir");
@@ -237,34 +237,34 @@ bb1:
   %6 = test empty %5[3] @9:9
   %7 = not %6 @9:9
   %8 = not %7 @9:9
-  br %8 bb3 bb2 @9:5
+  br %8 bb2 bb3 @9:5
 bb2:
+  %9 = read %0:this.slots_ @9:31
+  store %9[3] <- %2:t @9:31
+  goto bb3 @0:0
+bb3:
   %10 = read %0:this.opt_ @10:9
   %11 = test is-null %10 @10:9
   %12 = not %11 @10:9
-  br %12 bb5 bb4 @10:5
-bb3:
-  %9 = read %0:this.slots_ @9:31
-  store %9[3] <- %2:t @9:31
-  goto bb2 @0:0
+  br %12 bb4 bb5 @10:5
 bb4:
-  %15 = read %0:this.ws_ @11:10
-  %16 = test is-null %15 @11:10
-  %17 = not %16 @11:10
-  %18 = not %17 @11:9
-  br %18 bb7 bb6 @11:5
-bb5:
   %13 = read %0:this.opt_ @10:29
   use %13 "attention" @10:29
   %14 = read %0:this.ws_ @10:36
   use %14 "attention" @10:36
-  goto bb4 @0:0
+  goto bb5 @0:0
+bb5:
+  %15 = read %0:this.ws_ @11:10
+  %16 = test is-null %15 @11:10
+  %17 = not %16 @11:10
+  %18 = not %17 @11:9
+  br %18 bb6 bb7 @11:5
 bb6:
+  ret _ @11:25
+bb7:
   %19 = read %0:this.slots_ @12:5
   clear %19[*] @12:5
   ret _ @13:3
-bb7:
-  ret _ @11:25
 )ir");
 }
 
@@ -318,17 +318,17 @@ bb1:
   end capture @20:3
   kill %3:guard @20:3
   %7 = test capturing @21:7
-  br %7 bb3 bb2 @21:3
+  br %7 bb2 bb3 @21:3
 bb2:
+  %8 = const @22:11
+  call "put" (%1:c, %8, %2:t) -> Cache::put(%1:c, %8, %2:t) @22:5
+  goto bb3 @0:0
+bb3:
   begin stream c10_npu::getStreamFromPool() @23:27
   use %2:t "attention" @24:17
   use %2:t "attention" @24:20
   end stream @25:1
   ret _ @25:1
-bb3:
-  %8 = const @22:11
-  call "put" (%1:c, %8, %2:t) -> Cache::put(%1:c, %8, %2:t) @22:5
-  goto bb2 @0:0
 )ir");
 }
 
@@ -379,12 +379,12 @@ bb1:
   %7 = alloc object "lambda" @29:51
   %8 = alloc tensor "from_blob" @29:18
   %9:o = copy %8 @29:14
-  br %1:own bb3 bb2 @30:10
+  br %1:own bb2 bb3 @30:10
 bb2:
-  %2 = copy %6:w @30:20
+  %2 = copy %9:o @30:16
   goto bb4 @0:0
 bb3:
-  %2 = copy %9:o @30:16
+  %2 = copy %6:w @30:20
   goto bb4 @0:0
 bb4:
   ret %2 @30:3
@@ -506,37 +506,37 @@ bb1:
   goto bb2 @0:0
 bb2:
   %6 = const @5:16
-  br %6 bb4 bb3 @5:3
+  br %6 bb3 bb4 @5:3
 bb3:
-  %7 = const @7:3
-  br %7 bb6 bb5 @7:3
-bb4:
   use %0:x "attention" @6:19
   %19 = read %4[*] @6:22
   use %19 "attention" @6:22
   kill %18:t @5:24
   goto bb9 @0:0
+bb4:
+  %7 = const @7:3
+  br %7 bb5 bb6 @7:3
 bb5:
-  %8 = const @7:45
-  %9 = call "make_workspace" (%8) -> make_workspace(%8) @7:30
-  store misc::cached <- %9 @7:21
-  goto bb6 @0:0
-bb6:
   %10 = null @8:36
   %11 = null @8:36
   %12:none = copy %11 @8:29
   %13 = null @9:15
   %14 = test is-null %12:none @9:7
-  br %14 bb8 bb7 @9:3
+  br %14 bb7 bb8 @9:3
+bb6:
+  %8 = const @7:45
+  %9 = call "make_workspace" (%8) -> make_workspace(%8) @7:30
+  store misc::cached <- %9 @7:21
+  goto bb5 @0:0
 bb7:
+  ret _ @10:5
+bb8:
   %15 = alloc object "lambda" @11:12
   store %15.x <- %0:x @11:12
   %16:f = copy %15 @11:8
   %17 = const @12:5
   call "operator()" (%16:f, %17) -> lambda@11(%16:f, %17) @12:4
   ret _ @13:1
-bb8:
-  ret _ @10:5
 bb9:
   goto bb2 @0:0
 )ir");
@@ -615,16 +615,16 @@ bb1:
   %3 = test is-null %2 @5:8
   %4 = not %3 @5:8
   %5 = not %4 @5:7
-  br %5 bb3 bb2 @5:7
+  br %5 bb2 bb3 @5:7
 bb2:
-  %6 = read g_ws @5:26
-  %7 = test size-check %6 @5:26
-  br %7 bb3 bb4 @5:3
-bb3:
   %8 = alloc workspace sized "get_workspace" @6:12
   store g_ws <- %8 @6:5
   kill %8 @6:12
   goto bb4 @0:0
+bb3:
+  %6 = read g_ws @5:26
+  %7 = test size-check %6 @5:26
+  br %7 bb2 bb4 @5:3
 bb4:
   use %0:q "attention" @7:17
   %9 = read g_ws @7:20
