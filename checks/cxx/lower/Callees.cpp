@@ -12,6 +12,7 @@
 #include "lower/LowerImpl.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/Builtins.h"
+#include "clang/Lex/Lexer.h"
 
 using namespace clang;
 using namespace tether;
@@ -178,6 +179,35 @@ std::optional<VarId> FunctionLowering::blobConversion(const CallExpr *E,
   return T;
 }
 
+/// The edit that drops conversion E: the call replaced by the text of its
+/// argument (none inside macros).
+std::optional<FixIt> FunctionLowering::dropConversion(const CallExpr *E) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  CharSourceRange Whole = CharSourceRange::getTokenRange(E->getSourceRange());
+  CharSourceRange Arg =
+      CharSourceRange::getTokenRange(E->getArg(0)->getSourceRange());
+  if (Whole.getBegin().isMacroID() || Whole.getEnd().isMacroID() ||
+      Arg.getBegin().isMacroID() || Arg.getEnd().isMacroID())
+    return std::nullopt;
+  bool Invalid = false;
+  StringRef Text = Lexer::getSourceText(Arg, SM, LO, &Invalid);
+  CharSourceRange Chars = Lexer::makeFileCharRange(Whole, SM, LO);
+  if (Invalid || Text.empty() || Chars.isInvalid())
+    return std::nullopt;
+  auto [FID, Begin] = SM.getDecomposedLoc(Chars.getBegin());
+  auto End = SM.getDecomposedLoc(Chars.getEnd()).second;
+  OptionalFileEntryRef FE = SM.getFileEntryRefForID(FID);
+  if (!FE || End < Begin)
+    return std::nullopt;
+  FixIt Fix;
+  Fix.File = std::string(FE->getName());
+  Fix.Offset = Begin;
+  Fix.Length = End - Begin;
+  Fix.Text = Text.str();
+  return Fix;
+}
+
 bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
   std::string Name = qualifiedName(FD);
   if (Name.empty())
@@ -214,6 +244,8 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
     engine::Inst &I = F.Blocks[B.current()].Insts.back();
     I.A = A;
     I.Name = FD->getNameAsString();
+    if (auto Fix = dropConversion(E))
+      I.Fixes.push_back(std::move(*Fix));
     set(E, T);
     return true;
   }
@@ -402,11 +434,15 @@ void FunctionLowering::userCall(const Expr *Result, SourceLocation Loc,
   engine::Inst &I = emit(Op::Call, Loc);
   I.Dst = Dst;
   I.Name = Callee->getNameAsString();
-  if (Recv != NoVar)
+  if (Recv != NoVar) {
     I.Args.push_back(Recv);
-  for (VarId V : Values)
-    if (V != NoVar)
-      I.Args.push_back(V);
+    I.ArgLocs.push_back(TU.loc(Loc));
+  }
+  for (size_t K = 0; K < Values.size(); ++K)
+    if (Values[K] != NoVar) {
+      I.Args.push_back(Values[K]);
+      I.ArgLocs.push_back(TU.loc(Args[K]->getExprLoc()));
+    }
   for (engine::FnId T : Targets) {
     const FunctionDecl *TD = TU.Out.Decls[T];
     engine::CallTarget CT;

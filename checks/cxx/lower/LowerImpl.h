@@ -107,6 +107,7 @@ private:
 
   // Callees.cpp: what a call means.
   void call(const clang::CallExpr *E);
+  std::optional<FixIt> dropConversion(const clang::CallExpr *E);
   bool catalogCall(const clang::CallExpr *E, const clang::FunctionDecl *FD);
   bool containerCall(const clang::CallExpr *E, const clang::CXXMethodDecl *M,
                      const clang::Expr *Obj);
