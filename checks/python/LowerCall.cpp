@@ -292,6 +292,11 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
     info(T).Truth = true;
     return T;
   }
+  // Stream ordering (`side.wait_stream(main)`, an event's wait/record):
+  // the call itself still runs as whatever it is below.
+  if (!D.empty() && Refs.empty() &&
+      (Cat.StreamSyncs.matches(Qual) || Cat.StreamSyncs.matches(Last)))
+    emit(Op::Sync, N);
   // Weak-ref primitives (also when the package defines them itself).
   if (!D.empty() && (Cat.WeakRefFunctions.matches(Qual) ||
                      (Refs.size() == 1 &&

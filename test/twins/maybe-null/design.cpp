@@ -41,6 +41,6 @@ void weak_ref_workspaces_fixed(GraphParams *params) {
 
 void after_capture(const std::vector<int64_t> &sizes) {
   GraphParams params(sizes);
-  weak_ref_workspaces(&params);
-  weak_ref_workspaces_fixed(&params);
+  weak_ref_workspaces(&params); // TWIN: weaken-call
+  weak_ref_workspaces_fixed(&params); // TWIN: fixed-call
 }

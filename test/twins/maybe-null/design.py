@@ -39,5 +39,5 @@ def weak_ref_workspaces_fixed(params: Optional[GraphParams]):
 
 def after_capture(sizes: list[int]):
     params = GraphParams(sizes)
-    weak_ref_workspaces(params)
-    weak_ref_workspaces_fixed(params)
+    weak_ref_workspaces(params)  # TWIN: weaken-call
+    weak_ref_workspaces_fixed(params)  # TWIN: fixed-call
