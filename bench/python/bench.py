@@ -161,6 +161,9 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=0,
                     help="tether -j (0: its default)")
+    ap.add_argument("--tree", action="append", default=[],
+                    help="measure this real tree instead of the generated "
+                         "packages (repeatable)")
     args = ap.parse_args()
     tether = os.path.abspath(args.tether)
     if not os.path.exists(tether):
@@ -181,12 +184,22 @@ def main():
     print("%8s %8s %10s %10s %7s %10s %10s %7s %9s" % (
         "lines", "modules", "tether s", "ast s", "ratio", "tether cpu",
         "ast cpu", "ratio", "peak MB"))
-    # (modules, methods per module): ~248 lines a module.
-    for modules, methods in ((103, 8), (205, 8), (410, 8)):
-        root = tempfile.mkdtemp(prefix="tether-bench-")
+    # (modules, methods per module): ~248 lines a module; or real trees.
+    sizes = [(103, 8), (205, 8), (410, 8)] if not args.tree else args.tree
+    for size in sizes:
+        real = isinstance(size, str)
+        root = None if real else tempfile.mkdtemp(prefix="tether-bench-")
         try:
-            lines = generate(root, "benchpkg", modules, methods)
-            pkg = os.path.join(root, "benchpkg")
+            if real:
+                pkg = os.path.abspath(size)
+                files = [os.path.join(d, f) for d, _, fs in os.walk(pkg)
+                         for f in fs if f.endswith(".py")]
+                lines = sum(open(f, "rb").read().count(b"\n") for f in files)
+                modules = len(files) - 2
+            else:
+                modules, methods = size
+                lines = generate(root, "benchpkg", modules, methods)
+                pkg = os.path.join(root, "benchpkg")
             cmd = [tether, "check", pkg]
             if args.jobs:
                 cmd.insert(2, "-j%d" % args.jobs)
@@ -205,7 +218,8 @@ def main():
                 lines, modules + 2, tm, am, tm / am, tc, ac, tc / ac,
                 max(peaks)))
         finally:
-            shutil.rmtree(root)
+            if root:
+                shutil.rmtree(root)
     print("load average %.2f %.2f %.2f" % os.getloadavg())
 
 
