@@ -53,7 +53,10 @@ void summarize(Context &Cx) {
       for (CallNode *Node : Scc) {
         if (Node->Fn < 0)
           continue;
-        Summary S = interpret(Cx, Node->Fn, false);
+        // Callees' summaries are final here (callees come first, and a
+        // recursive component repeats until none grows), so the facts of the
+        // last round are the facts: one pass of the body serves both.
+        Summary S = interpret(Cx, Node->Fn, true);
         Changed |= S.size() != Cx.Sums[Node->Fn].size();
         Cx.Sums[Node->Fn] = std::move(S);
       }
@@ -66,8 +69,6 @@ void summarize(Context &Cx) {
 std::vector<Finding> analyze(const Program &P, Options O) {
   Context Cx(P, std::move(O));
   summarize(Cx);
-  for (size_t F = 0; F < P.Functions.size(); ++F)
-    interpret(Cx, FnId(F), true);
   std::vector<Finding> Out;
   runChecks(Cx, Out);
   return Out;

@@ -1,9 +1,8 @@
 //===- Engine.h - One analysis for every frontend ------------------------===//
 //
-// analyze() runs the whole engine on a lowered program: summaries bottom-up
-// over the call graph's strongly connected components (each iterated to a
-// fixpoint), then the facts of every function, then the four checks as
-// queries over the facts. The result is the same for a C++ translation
+// analyze() runs the whole engine on a lowered program: summaries and facts
+// bottom-up over the call graph's strongly connected components (each
+// iterated to a fixpoint), then the four checks as queries over the facts. The result is the same for a C++ translation
 // unit and a Python package: only the lowering differs.
 //
 //===----------------------------------------------------------------------===//
@@ -20,7 +19,8 @@ namespace tether::engine {
 /// The findings of every check on P, in no particular order.
 std::vector<Finding> analyze(const Program &P, Options O = {});
 
-/// Compute every function's summary into Cx.Sums (callees first).
+/// Compute every function's summary into Cx.Sums and its facts into
+/// Cx.Facts (callees first).
 void summarize(Context &Cx);
 
 } // namespace tether::engine
