@@ -38,8 +38,6 @@ public:
   llvm::DenseMap<MemId, Value> Contents, ContentsAll;
   /// What may be read at P: stores to P and to the slots P stands for.
   void contentsOf(MemId P, llvm::SmallVectorImpl<const Value *> &Out);
-  /// Findings made while interpreting (double and maybe-empty conversions).
-  std::vector<Finding> Findings;
 
   uint32_t conv(const ConvSite &S);
   uint32_t nullSite(SrcLoc At);

@@ -16,7 +16,7 @@
 namespace tether::engine {
 
 /// Analyse F with the summaries now in Cx. Returns F's summary; with
-/// RecordFacts, also fills Cx.Facts[F], Cx.Contents and Cx.Findings.
+/// RecordFacts, also fills Cx.Facts[F] and Cx.Contents.
 Summary interpret(Context &Cx, FnId F, bool RecordFacts);
 
 } // namespace tether::engine
