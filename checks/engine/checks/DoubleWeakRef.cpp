@@ -15,10 +15,10 @@ namespace tether::engine {
 
 void checkDoubleWeakRef(const Query &Q, std::vector<Finding> &Out) {
   const Context &Cx = Q.Cx;
-  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> Seen;
+  std::set<SrcLoc> Seen; // one finding of this check per position
   for (const FunctionFacts &Fa : Cx.Facts)
     for (const DoubleWeakFact &D : Fa.Doubles) {
-      if (!Seen.insert({D.At.File, D.At.Line, D.At.Col}).second)
+      if (!Seen.insert(D.At).second)
         continue;
       Finding Fi;
       Fi.Check = msg::DoubleWeakRef;

@@ -44,10 +44,10 @@ std::optional<SrcLoc> deathOf(const Query &Q, FnId F, MemId Memory,
 
 void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
   const Context &Cx = Q.Cx;
-  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> Seen;
+  std::set<SrcLoc> Seen; // one finding of this check per position
   auto Report = [&](SrcLoc At, FnId F, const CaptureState &C,
                     std::vector<Note> Middle) {
-    if (!Seen.insert({At.File, At.Line, At.Col}).second)
+    if (!Seen.insert(At).second)
       return;
     Finding Fi;
     Fi.Check = msg::WeakRefBeforeCaptureEnd;

@@ -15,10 +15,10 @@
 namespace tether::engine {
 void checkWeakRefOfMaybeNull(const Query &Q, std::vector<Finding> &Out) {
   const Context &Cx = Q.Cx;
-  std::set<std::tuple<uint32_t, uint32_t, uint32_t>> Seen;
+  std::set<SrcLoc> Seen; // one finding of this check per position
   auto Report = [&](SrcLoc At, uint32_t Source, FnId Helper, uint32_t Param,
                     SrcLoc HelperAt) {
-    if (!Seen.insert({At.File, At.Line, At.Col}).second)
+    if (!Seen.insert(At).second)
       return;
     Finding Fi;
     Fi.Check = msg::WeakRefOfMaybeNull;
