@@ -1,14 +1,17 @@
 //===- TetherCheck.cpp ----------------------------------------------------===//
 #include "TetherCheck.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Basic/SourceManager.h"
+#include <algorithm>
 
 using namespace tether;
 using namespace tether::cxx;
+using namespace clang;
 using namespace clang::ast_matchers;
 
 TetherCheck::TetherCheck(llvm::StringRef Name,
                          clang::tidy::ClangTidyContext *Context)
-    : ClangTidyCheck(Name, Context),
+    : ClangTidyCheck(Name, Context), Name(Name.str()),
       CapturePairs(Options.get("CapturePairs", "")),
       CaptureGuards(Options.get("CaptureGuards", "")),
       WeakRefFunctions(Options.get("WeakRefFunctions", "")),
@@ -62,36 +65,77 @@ void TetherCheck::onStartOfTranslationUnit() {
   SharedCtx = nullptr;
 }
 
-void TetherCheck::registerDefinitionMatchers(MatchFinder *Finder) {
-  // Torch and the standard library (system headers) are described by the
-  // catalog, not analysed.
-  Finder->addMatcher(
-      functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))
-          .bind("fn"),
-      this);
-  // Lambda bodies (binding code: m.def("f", [](...) {...})).
-  Finder->addMatcher(
-      lambdaExpr(unless(isExpansionInSystemHeader())).bind("lambda"), this);
+void TetherCheck::registerMatchers(MatchFinder *Finder) {
+  // One match per TU: the check joins the TU's analysis while matching and
+  // reports at its end, when the TU is complete.
+  Finder->addMatcher(translationUnitDecl().bind("tu"), this);
 }
 
-void TetherCheck::collectDefinition(const MatchFinder::MatchResult &R) {
-  if (!Shared || SharedCtx != R.Context) {
-    // The first match of a TU: join the analysis the TU's other checks
-    // share (under the same catalog).
-    Shared.reset();
-    SharedCtx = nullptr;
-    const CompiledCatalog *C = catalog();
-    if (!C)
-      return;
-    Shared = TUAnalysis::acquire(*R.Context, Current);
-    SharedCtx = R.Context;
+void TetherCheck::check(const MatchFinder::MatchResult &R) {
+  if (Shared && SharedCtx == R.Context)
+    return;
+  Shared.reset();
+  SharedCtx = nullptr;
+  if (!catalog())
+    return;
+  Shared = TUAnalysis::acquire(*R.Context, Current);
+  SharedCtx = R.Context;
+}
+
+void TetherCheck::onEndOfTranslationUnit() {
+  if (std::shared_ptr<TUAnalysis> A = leaveAnalysis())
+    report(*A);
+}
+
+namespace {
+
+/// Where a finding's file:line:col is in this TU's source manager.
+SourceLocation toLocation(SourceManager &SM, const Location &L) {
+  auto FE = SM.getFileManager().getOptionalFileRef(L.File);
+  if (!FE || L.Line == 0)
+    return {};
+  return SM.translateFileLineCol(*FE, L.Line, L.Column ? L.Column : 1);
+}
+
+std::optional<FixItHint> toFixIt(SourceManager &SM, const FixIt &F) {
+  auto FE = SM.getFileManager().getOptionalFileRef(F.File);
+  if (!FE)
+    return std::nullopt;
+  FileID FID = SM.translateFile(*FE);
+  if (FID.isInvalid())
+    return std::nullopt;
+  SourceLocation B = SM.getLocForStartOfFile(FID).getLocWithOffset(F.Offset);
+  return FixItHint::CreateReplacement(
+      CharSourceRange::getCharRange(B, B.getLocWithOffset(F.Length)), F.Text);
+}
+
+} // namespace
+
+void TetherCheck::report(TUAnalysis &A) {
+  SourceManager &SM = A.context().getSourceManager();
+  std::vector<const Finding *> Mine;
+  for (const Finding &F : A.findings())
+    if (F.Check == Name)
+      Mine.push_back(&F);
+  // The stable order of the output contract.
+  std::sort(Mine.begin(), Mine.end(),
+            [](const Finding *X, const Finding *Y) { return *X < *Y; });
+  for (const Finding *F : Mine) {
+    SourceLocation Loc = toLocation(SM, F->Loc);
+    if (Loc.isInvalid())
+      continue;
+    {
+      auto D = diag(Loc, "%0") << F->Message;
+      for (const FixIt &Fix : F->Fixes)
+        if (auto H = toFixIt(SM, Fix))
+          D << *H;
+    }
+    for (const Note &N : F->Notes) {
+      SourceLocation NL = toLocation(SM, N.Loc);
+      if (NL.isValid())
+        diag(NL, "%0", DiagnosticIDs::Note) << N.Message;
+    }
   }
-  if (const auto *FD = R.Nodes.getNodeAs<clang::FunctionDecl>("fn"))
-    Shared->addDefinition(FD);
-  if (const auto *L = R.Nodes.getNodeAs<clang::LambdaExpr>("lambda"))
-    if (const clang::FunctionDecl *Op = L->getCallOperator())
-      if (Op->hasBody())
-        Shared->addDefinition(Op);
 }
 
 std::shared_ptr<TUAnalysis> TetherCheck::leaveAnalysis() {

@@ -3,8 +3,10 @@
 // Every tether check reads the same catalog. This base maps the clang-tidy
 // check options onto catalog fields (appended to the defaults and to the
 // .tether.yaml found upward from the main file), resolves the effective
-// catalog once per translation unit, and joins the TU's shared analysis
-// (TUAnalysis) for the checks that reason about weak references and capture.
+// catalog once per translation unit, joins the TU's shared analysis
+// (TUAnalysis: the TU lowered into the engine's IR and analysed once) and
+// reports the engine's findings of the check's own name. The reasoning of
+// each check is its query in checks/engine/checks/.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TETHER_CXX_TETHERCHECK_H
@@ -27,22 +29,23 @@ public:
   /// Drops whatever a previous TU left, so a TU never joins another's
   /// analysis even when its ASTContext reuses the address.
   void onStartOfTranslationUnit() override;
+  void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
+  void check(const clang::ast_matchers::MatchFinder::MatchResult &R) override;
+  /// Reports the findings of this check on the TU that just ended.
+  void onEndOfTranslationUnit() override;
 
 protected:
   /// The catalog for the current main file; null (after a configuration
   /// diagnostic) when its .tether.yaml is malformed.
   const CompiledCatalog *catalog();
 
-  /// Match the TU's user definitions (functions and lambda bodies outside
-  /// system headers) and hand them to the shared analysis of the TU.
-  void registerDefinitionMatchers(clang::ast_matchers::MatchFinder *Finder);
-  void collectDefinition(
-      const clang::ast_matchers::MatchFinder::MatchResult &R);
-  /// Leave the TU's shared analysis (null when this check matched nothing
-  /// or the catalog is unusable); the caller's reference is its last use.
-  std::shared_ptr<TUAnalysis> leaveAnalysis();
-
 private:
+  /// Leave the TU's shared analysis (null when the catalog is unusable);
+  /// the caller's reference is its last use.
+  std::shared_ptr<TUAnalysis> leaveAnalysis();
+  void report(TUAnalysis &A);
+
+  std::string Name;
   std::shared_ptr<TUAnalysis> Shared;
   const clang::ASTContext *SharedCtx = nullptr;
   // Raw option strings, kept to write them back in storeOptions.

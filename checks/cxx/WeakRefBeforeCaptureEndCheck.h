@@ -1,8 +1,8 @@
-//===- WeakRefBeforeCaptureEndCheck.h - tether-weak-ref-before-capture-end ===//
+//===- WeakRefBeforeCaptureEndCheck.h - tether-weak-ref-before-capture-end ---===//
 #ifndef TETHER_CXX_WEAKREFBEFORECAPTUREENDCHECK_H
 #define TETHER_CXX_WEAKREFBEFORECAPTUREENDCHECK_H
 
-#include "CaptureCheck.h"
+#include "TetherCheck.h"
 
 namespace tether::cxx {
 
@@ -11,14 +11,12 @@ namespace tether::cxx {
 /// operation of the same capture uses the weak reference (read back from a
 /// shared place, or used after the owner's death).
 ///
-/// For the user-facing documentation see
+/// The reasoning is the engine's query, shared with the Python frontend:
+/// checks/engine/checks/WeakRefBeforeCaptureEnd.cpp. For the user-facing documentation see
 /// docs/checks/tether-weak-ref-before-capture-end.md
-class WeakRefBeforeCaptureEndCheck : public CaptureCheck {
+class WeakRefBeforeCaptureEndCheck : public TetherCheck {
 public:
-  using CaptureCheck::CaptureCheck;
-
-protected:
-  void run(const Analyses &A) override;
+  using TetherCheck::TetherCheck;
 };
 
 } // namespace tether::cxx

@@ -73,7 +73,11 @@ int32_t Context::predicateRegion(FnId F, SrcLoc At) {
 
 void Context::contentsOf(MemId P, llvm::SmallVectorImpl<const Value *> &Out) {
   MemId W = Mem.wildcard(P);
-  if (W == P) { // any key: everything stored to any of its slots
+  const auto &Path = Mem.key(P).Path;
+  bool Each = std::find(Path.begin(), Path.end(), MemTable::kEverySlot) !=
+              Path.end();
+  if (W == P || Each) { // any key: everything stored to any of its slots
+    P = W;
     auto It = ContentsAll.find(P);
     if (It != ContentsAll.end())
       Out.push_back(&It->second);

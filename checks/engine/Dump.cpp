@@ -43,7 +43,7 @@ private:
     case PlaceRef::Field:
       return var(R.Base) + "." + R.Name;
     case PlaceRef::Element:
-      return var(R.Base) + "[" + (R.Key.empty() ? "*" : R.Key) + "]";
+      return var(R.Base) + "[" + (R.EverySlot ? "each" : R.Key.empty() ? "*" : R.Key) + "]";
     }
     return "?";
   }

@@ -79,6 +79,7 @@ struct StoreEffect {
   std::string Spelling;
   CaptureState C;
   bool FirstFill = false;
+  bool KeyPerLayer = false;
 };
 struct ClearEffect {
   MemId Place;

@@ -1,6 +1,7 @@
 //===- Interpreter.cpp - Abstract interpretation of one function ---------===//
 #include "engine/Interpreter.h"
 #include "engine/State.h"
+#include "llvm/ADT/STLExtras.h"
 #include <optional>
 #include <set>
 
@@ -190,8 +191,45 @@ private:
     return false;
   }
 
+  static bool heldByPlace(const State &S, MemId X) {
+    for (const auto &[P, Y] : S.Held)
+      if (Y == X)
+        return true;
+    return false;
+  }
+
+  /// Whether P names one slot: a store there replaces what it held. A slot
+  /// of a computed key stands for many.
+  bool exactPlace(MemId P) const {
+    for (uint32_t Step : M.key(P).Path)
+      if (Step == MemTable::kElement || Step == MemTable::kEverySlot)
+        return false;
+    return true;
+  }
+
+  /// P lets go of what it held (it is cleared, or overwritten when
+  /// exact; with Slots, every slot of P's container): returns that memory.
+  std::vector<MemId> release(State &S, MemId P, bool Slots) {
+    MemId W = Slots ? M.wildcard(P) : P;
+    std::vector<MemId> Let;
+    llvm::erase_if(S.Held, [&](const std::pair<MemId, MemId> &H) {
+      bool Here = H.first == P || (Slots && M.wildcard(H.first) == W);
+      if (Here)
+        Let.push_back(H.second);
+      return Here;
+    });
+    return Let;
+  }
+  /// Memory let go of at At that nothing else holds dies there.
+  void letGo(State &S, const std::vector<MemId> &Let, SrcLoc At) {
+    for (MemId X : Let)
+      if (memSetHas(WeakMade, X) && !S.isDead(X) && !heldBySomeVar(S, X))
+        die(S, X, At, false);
+  }
+
   void die(State &S, MemId X, SrcLoc At, bool AtReturn) {
-    if (memSetHas(S.Escaped, X)) // someone outside still holds it
+    // Someone outside, or a place, still holds it.
+    if (memSetHas(S.Escaped, X) || heldByPlace(S, X))
       return;
     S.markDead(X, At);
     if (Emit && Rec)
@@ -206,6 +244,7 @@ private:
       return Out;
     }
     uint32_t Step = P.Kind == PlaceRef::Field ? M.str(P.Name)
+                    : P.EverySlot             ? MemTable::kEverySlot
                                               : M.elementStep(P.Key);
     for (const Atom &A : get(S, P.Base))
       if (A.Kind == Atom::Mem || A.Kind == Atom::Weak) {
@@ -255,6 +294,11 @@ private:
           Spelling.try_emplace(P, I.P.Spelling);
         if (I.MayBeAbsent && !memSetHas(S.NonNull, P))
           V.add(Atom::null(Cx.nullSite(I.Loc)));
+        // The local memory this function stored there: a weak alias of
+        // the read is one of that memory, which dies with its holders.
+        for (const auto &[HP, X] : S.Held)
+          if (HP == P)
+            V.add(Atom::mem(X));
       }
       if (V.empty())
         V.add(Atom::unknown());
@@ -264,7 +308,8 @@ private:
     case Op::Store: {
       Value V = get(S, I.A);
       for (MemId P : places(S, I.P)) {
-        store(S, P, V, I.Loc, I.P.Spelling, S.Cap, memSetHas(S.Empty, P));
+        store(S, P, V, I.Loc, I.P.Spelling, S.Cap, memSetHas(S.Empty, P),
+              I.P.KeyPerLayer);
         knowEmpty(S, P, false);
         if (V.has(Atom::Null)) // may hold None now: neither known
           forget(S.NonNull, P);
@@ -276,6 +321,7 @@ private:
         if (Emit)
           clear(P, I.Loc, I.P.Spelling, S.Cap);
         knowEmpty(S, P, true);
+        letGo(S, release(S, P, !exactPlace(P)), I.Loc);
       }
       break;
     case Op::Use: {
@@ -603,7 +649,7 @@ private:
       Value V = subst(E.V, Args, T.Fn, I.Loc);
       for (MemId P : substPlace(E.Place, Args))
         store(S, P, V, E.At, E.Spelling, E.C.through(S.Cap),
-              E.FirstFill || memSetHas(S.Empty, P));
+              E.FirstFill || memSetHas(S.Empty, P), E.KeyPerLayer);
     }
     for (const ClearEffect &E : Callee.Clears)
       for (MemId P : substPlace(E.Place, Args))
@@ -638,7 +684,12 @@ private:
                                                     : Inner.At});
       }
       if (P < 0) {
-        Out.add(A.Kind == Atom::Weak ? Atom::weak(A.M, C) : A);
+        // A weak alias of the callee's own memory is the callee's doing:
+        // it keeps the callee's conversion. Other memory the callee made
+        // weak is converted, for this caller, at the call.
+        bool Own = A.Kind == Atom::Weak && isLocalMemory(A.M) &&
+                   Cx.Allocs[M.key(A.M).A].Fn == Callee;
+        Out.add(A.Kind == Atom::Weak && !Own ? Atom::weak(A.M, C) : A);
         if (A.Kind == Atom::Weak && isLocalMemory(A.M))
           memSetAdd(WeakMade, A.M);
         continue;
@@ -740,23 +791,32 @@ private:
   }
 
   void store(State &S, MemId Place, const Value &V, SrcLoc At,
-             const std::string &Sp, CaptureState C, bool FirstFill) {
-    // A strong store hands local memory to a holder outside the function;
-    // a weak one leaves it to its local holders.
+             const std::string &Sp, CaptureState C, bool FirstFill,
+             bool KeyPerLayer) {
+    // A strong store makes the place a holder of local memory (until the
+    // place is overwritten, when an exact one); a weak one leaves the
+    // memory to its other holders.
+    std::vector<MemId> Old;
+    if (exactPlace(Place))
+      Old = release(S, Place, false);
     for (const Atom &A : V) {
       if (A.Kind == Atom::Mem && isLocalMemory(A.M)) {
-        memSetAdd(S.Escaped, A.M);
-        forget(S.Pending, A.M);
+        std::pair<MemId, MemId> H{Place, A.M};
+        auto It = std::lower_bound(S.Held.begin(), S.Held.end(), H);
+        if (It == S.Held.end() || *It != H)
+          S.Held.insert(It, H);
       } else if (A.Kind == Atom::Weak && isLocalMemory(A.M) &&
                  !memSetHas(S.Escaped, A.M)) {
         memSetAdd(S.Pending, A.M);
       }
     }
+    letGo(S, Old, At);
     if (!Emit)
       return;
     bool Replayed = involvesParam(Place) || involvesParam(V);
     if (Replayed)
-      Sum.Stores.push_back(StoreEffect{Place, V, At, Sp, C, FirstFill});
+      Sum.Stores.push_back(
+          StoreEffect{Place, V, At, Sp, C, FirstFill, KeyPerLayer});
     // A store of what the callers pass is judged where they call, with
     // their values, capture state and what they know to be empty.
     if (!Rec || (Replayed && Cx.HasCallers[F]))
@@ -771,7 +831,8 @@ private:
     for (const Atom &A : CV) {
       if (A.Kind == Atom::Weak && isLocalMemory(A.M))
         Facts.WeakStores.push_back(WeakStoreFact{*P, A.M, A.W, At, Sp, C});
-      if (A.Kind == Atom::Mem && isLocalMemory(A.M) && Sized < 0) {
+      if (A.Kind == Atom::Mem && isLocalMemory(A.M) && Sized < 0 &&
+          !KeyPerLayer) {
         const AllocSite &Site = Cx.Allocs[M.key(A.M).A];
         if (Site.SizedByCaller)
           Sized = int32_t(M.key(A.M).A);

@@ -61,6 +61,12 @@ struct PlaceRef {
   /// Element: the spelling of a constant key ("0", "'k'"); empty = any key
   /// (a key computed at run time: every slot is one place).
   std::string Key;
+  /// Element: the key names a layer (`layer_id`, `self.layer_name`): one
+  /// slot per layer, so a size one layer computed serves that layer only.
+  bool KeyPerLayer = false;
+  /// Element: each slot in turn (the element a loop over the container
+  /// binds), not one slot of an unknown key.
+  bool EverySlot = false;
   /// The place as written at this access, for messages
   /// ("_graph_params.workspaces", "cache_[n]").
   std::string Spelling;

@@ -12,7 +12,8 @@
 //  - Opaque: an object nothing is known of (a parameter of unknown class
 //    when no caller tells): it is no place anyone else names.
 // A slot with a constant key (`t[0]`, `d["k"]`) is its own place; a slot
-// with a key computed at run time stands for all of them (`d[*]`).
+// with a key computed at run time stands for all of them (`d[*]`); the
+// element an iteration binds is each of them in turn (`d[each]`).
 //
 // A value is a set of atoms: strong references to memory, weak aliases of
 // memory (with the conversion that made them), "may be empty" (with its
@@ -54,6 +55,9 @@ class MemTable {
 public:
   static constexpr uint32_t kKeyBit = 0x80000000u; ///< An element step.
   static constexpr uint32_t kElement = ~0u; ///< The element of any key.
+  /// Each element in turn, as an iteration reads them: what a keyed store
+  /// or test says of one slot is not said of this one.
+  static constexpr uint32_t kEverySlot = ~0u - 1;
   static bool isElement(uint32_t Step) { return Step & kKeyBit; }
   /// The step into the element of constant key Key ("" = any key).
   uint32_t elementStep(llvm::StringRef Key) {

@@ -19,6 +19,18 @@ auto findVar(const std::vector<std::pair<VarId, T>> &Vec, VarId V) {
       [](const std::pair<VarId, T> &P, VarId K) { return P.first < K; });
 }
 
+/// Whether S has any trace of memory X: a path that never made it.
+bool mentions(const State &S, MemId X) {
+  for (const auto &[V, Val] : S.Vals)
+    for (const Atom &A : Val)
+      if ((A.Kind == Atom::Mem || A.Kind == Atom::Weak) && A.M == X)
+        return true;
+  for (const auto &H : S.Held)
+    if (H.second == X)
+      return true;
+  return memSetHas(S.Escaped, X) || memSetHas(S.Pending, X) || S.isDead(X);
+}
+
 } // namespace
 
 const Value *State::get(VarId V) const {
@@ -77,7 +89,7 @@ void State::markDead(MemId M, SrcLoc At) {
 bool State::operator==(const State &O) const {
   if (Reached != O.Reached || !(Cap == O.Cap) || Stream != O.Stream ||
       Empty != O.Empty || NonNull != O.NonNull || Escaped != O.Escaped ||
-      Pending != O.Pending || Vals.size() != O.Vals.size() ||
+      Pending != O.Pending || Held != O.Held || Vals.size() != O.Vals.size() ||
       Truths.size() != O.Truths.size() || Dead.size() != O.Dead.size())
     return false;
   for (size_t I = 0; I < Vals.size(); ++I)
@@ -101,6 +113,22 @@ bool joinInto(State &Into, const State &From) {
     return true;
   }
   bool Changed = false;
+  // Place holders: on every path where the memory exists (memory some path
+  // made and left unheld can die on that path; a path that never made it
+  // says nothing).
+  std::vector<std::pair<MemId, MemId>> Hd;
+  std::set_intersection(Into.Held.begin(), Into.Held.end(), From.Held.begin(),
+                        From.Held.end(), std::back_inserter(Hd));
+  for (const auto &H : Into.Held)
+    if (!std::binary_search(From.Held.begin(), From.Held.end(), H) &&
+        !mentions(From, H.second))
+      Hd.push_back(H);
+  for (const auto &H : From.Held)
+    if (!std::binary_search(Into.Held.begin(), Into.Held.end(), H) &&
+        !mentions(Into, H.second))
+      Hd.push_back(H);
+  std::sort(Hd.begin(), Hd.end());
+  Hd.erase(std::unique(Hd.begin(), Hd.end()), Hd.end());
   // Values: a union per variable.
   std::vector<std::pair<VarId, Value>> Vals;
   Vals.reserve(std::max(Into.Vals.size(), From.Vals.size()));
@@ -163,6 +191,10 @@ bool joinInto(State &Into, const State &From) {
       memSetAdd(Into.Pending, M);
       Changed = true;
     }
+  if (Hd != Into.Held) {
+    Into.Held = std::move(Hd);
+    Changed = true;
+  }
   // Deaths: on some path.
   for (const auto &[M, At] : From.Dead)
     if (!Into.isDead(M)) {

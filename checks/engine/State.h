@@ -38,6 +38,10 @@ struct State {
   /// Local memory a weak alias of which was stored into a place on some
   /// path to here, with no strong holder outside since.
   MemSet Pending;
+  /// (place, local memory): a place that holds the memory strongly, stored
+  /// on every path to here. An exact place (no slot of a computed key)
+  /// overwritten or cleared lets go of what it held.
+  std::vector<std::pair<MemId, MemId>> Held;
 
   const Value *get(VarId V) const;
   void set(VarId V, Value X);

@@ -79,10 +79,12 @@ void FnLowerer::assign(TSNode Target, VarId V) {
     VarId Base = expr(BaseN);
     std::string Key;
     unsigned Subs = 0;
+    bool PerLayer = false;
     eachChild(Target, true, [&](TSNode C, TSFieldId F) {
       if (F != G.FSubscript)
         return;
       ++Subs;
+      PerLayer |= namesLayer(C);
       Key = constKey(C);
       if (Key.empty())
         expr(C);
@@ -94,6 +96,7 @@ void FnLowerer::assign(TSNode Target, VarId V) {
     I.P.Kind = PlaceRef::Element;
     I.P.Base = Base;
     I.P.Key = Key;
+    I.P.KeyPerLayer = PerLayer;
     I.P.Spelling = key(Target);
     std::string D = dottedName(BaseN, Src);
     markWorkspace(V, D.empty() ? key(BaseN) : D);
@@ -146,6 +149,7 @@ void FnLowerer::bindElement(TSNode Target, VarId Iter, TSNode At) {
     R.Dst = E;
     R.P.Kind = PlaceRef::Element;
     R.P.Base = From;
+    R.P.EverySlot = true;
     R.P.Spelling = From == engine::NoVar ? std::string() : Out.VarNames[From];
     llvm::SmallVector<engine::ClassId, 1> Elem = info(From).Elem;
     for (engine::ClassId X : Elem)

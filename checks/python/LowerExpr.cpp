@@ -67,6 +67,17 @@ std::string FnLowerer::constKey(TSNode Sub) const {
   return {};
 }
 
+bool FnLowerer::namesLayer(TSNode Key) const {
+  bool Found = false;
+  preorder(Key, [&](TSNode X) {
+    if (kindOf(X) == G.Identifier &&
+        llvm::StringRef(text(X)).contains_insensitive("layer"))
+      Found = true;
+    return !Found;
+  });
+  return Found;
+}
+
 VarId FnLowerer::expr(TSNode N) {
   // Branches inside an expression (`a if c else b`, a comprehension's
   // `if`) are its own, not those of the statement condition around it.

@@ -168,6 +168,8 @@ private:
   /// Bind a loop / comprehension target to an element of Iter's value.
   void bindElement(TSNode Target, engine::VarId Iter, TSNode At);
   std::string constKey(TSNode Sub) const;
+  /// Whether a key names a layer (`layer_id`, `self.layer_name`).
+  bool namesLayer(TSNode Key) const;
   engine::VarId globalRead(const std::string &Qual, TSNode At);
   /// Whether a proper prefix of Dotted names a module global
   /// (`mod.CACHE.get`): the rest is read through that object.

@@ -1,5 +1,7 @@
 //===- TUAnalysis.cpp -----------------------------------------------------===//
 #include "TUAnalysis.h"
+#include "engine/Engine.h"
+#include "lower/Lower.h"
 #include <cassert>
 #include <map>
 #include <mutex>
@@ -72,31 +74,16 @@ TUAnalysis::TUAnalysis(ASTContext &Ctx,
     : Ctx(Ctx), Catalog(std::move(Catalog)) {}
 TUAnalysis::~TUAnalysis() = default;
 
-void TUAnalysis::addDefinition(const FunctionDecl *FD) {
-  assert(!Model && "definitions added after the analysis was built");
-  if (!Model && Seen.insert(FD).second)
-    Definitions.push_back(FD);
-}
-
-const WeakRefModel &TUAnalysis::model() {
-  if (!Model) {
-    Model = std::make_unique<WeakRefModel>(Ctx, *Catalog);
-    Model->summarize(Definitions);
+const std::vector<Finding> &TUAnalysis::findings() {
+  if (!Found) {
+    LoweredTU L = lowerTranslationUnit(Ctx, *Catalog);
+    engine::Options O;
+    std::shared_ptr<const CompiledCatalog> Cat = Catalog;
+    O.IsWorkspaceName = [Cat](uint32_t, llvm::StringRef Name) {
+      return Cat->WorkspaceNames.matches(Name.lower());
+    };
+    Found = std::make_unique<std::vector<Finding>>(
+        engine::analyze(L.Program, std::move(O)));
   }
-  return *Model;
-}
-
-const CaptureRegions &TUAnalysis::regions() {
-  if (!Regions) {
-    const WeakRefModel &M = model();
-    Regions = std::make_unique<CaptureRegions>(M, *Catalog);
-    Regions->compute(Definitions);
-  }
-  return *Regions;
-}
-
-const Places &TUAnalysis::places() {
-  if (!Where)
-    Where = std::make_unique<Places>(regions());
-  return *Where;
+  return *Found;
 }

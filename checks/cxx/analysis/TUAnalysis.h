@@ -1,7 +1,8 @@
-//===- TUAnalysis.h - The per-TU analyses, built once, shared by checks ---===//
+//===- TUAnalysis.h - The engine's findings for a TU, shared by checks ----===//
 //
-// WeakRefModel, CaptureRegions and Places depend only on the TU and the
-// catalog, so every tether check of a TU uses the same instance. A check
+// The TU is lowered into the engine's IR (lower/Lower.h) and analysed once
+// by the shared engine (engine/Engine.h); every tether check of the TU
+// reports the findings of its own name. A check
 // joins while matching (acquire, then addDefinition for what it matched) and
 // leaves at its end of TU (release): the analyses are built by the first
 // check that asks for them, after all matching, and freed when the last
@@ -15,9 +16,9 @@
 #ifndef TETHER_CXX_ANALYSIS_TUANALYSIS_H
 #define TETHER_CXX_ANALYSIS_TUANALYSIS_H
 
-#include "CaptureRegions.h"
-#include "Places.h"
-#include "llvm/ADT/DenseSet.h"
+#include "catalog/Catalog.h"
+#include "common/Finding.h"
+#include "clang/AST/ASTContext.h"
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,28 +37,16 @@ public:
              std::shared_ptr<const CompiledCatalog> Catalog);
   ~TUAnalysis();
 
-  /// A user definition to analyse (duplicates are ignored; TU order kept).
-  /// Only before the first analysis is requested.
-  void addDefinition(const clang::FunctionDecl *FD);
-
   const CompiledCatalog &catalog() const { return *Catalog; }
-  /// The definitions added, in TU order.
-  llvm::ArrayRef<const clang::FunctionDecl *> definitions() const {
-    return Definitions;
-  }
-  /// Built on first use, over every definition added.
-  const WeakRefModel &model();
-  const CaptureRegions &regions();
-  const Places &places();
+  clang::ASTContext &context() const { return Ctx; }
+  /// Every finding of every check on the TU, computed on first use (after
+  /// all matching: the TU is complete).
+  const std::vector<Finding> &findings();
 
 private:
   clang::ASTContext &Ctx;
   std::shared_ptr<const CompiledCatalog> Catalog;
-  std::vector<const clang::FunctionDecl *> Definitions;
-  llvm::DenseSet<const clang::FunctionDecl *> Seen;
-  std::unique_ptr<WeakRefModel> Model;
-  std::unique_ptr<CaptureRegions> Regions;
-  std::unique_ptr<Places> Where;
+  std::unique_ptr<std::vector<Finding>> Found;
 };
 
 /// A catalog's contents as a key: equal for catalogs that say the same.

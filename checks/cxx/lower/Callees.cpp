@@ -36,6 +36,12 @@ bool lower::isTensorType(QualType T) {
          (RD->getName() == "Tensor" || RD->getName() == "TensorBase");
 }
 
+bool lower::isPair(QualType T) {
+  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
+         RD->getName() == "pair";
+}
+
 bool lower::isOptionalType(QualType T) {
   const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
   return RD && RD->getIdentifier() && RD->getName() == "optional" &&
@@ -84,7 +90,7 @@ void FunctionLowering::alloc(const Expr *E, engine::AllocKind K,
     K = engine::AllocKind::Workspace;
   bool Sized = false;
   for (const Expr *A : SizeArgs)
-    Sized |= !isa<CXXDefaultArgExpr>(A) && mentionsParam(A);
+    Sized |= !isa<CXXDefaultArgExpr>(A) && sizedByCaller(A);
   VarId T = temp(E, Op::Alloc);
   engine::Inst &I = F.Blocks[B.current()].Insts.back();
   I.Alloc = K;
@@ -215,6 +221,11 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
   const auto *MC = dyn_cast<CXXMemberCallExpr>(E);
   const Expr *Key = MC ? MC->getImplicitObjectArgument()
                        : (E->getNumArgs() ? E->getArg(0) : nullptr);
+  // Stream ordering (an event's record/block, a stream wait): the call
+  // itself is still lowered as whatever else it is.
+  if (TU.fnOf(FD) < 0 && FD->getIdentifier() &&
+      (Cat.StreamSyncs.matches(Name) || Cat.StreamSyncs.matches(FD->getName())))
+    emit(Op::Sync, E->getBeginLoc());
   bool Begin = Cat.CaptureBegins.matches(Name);
   if (Begin || Cat.CaptureEnds.matches(Name)) {
     // ACL's task-group pair is in the catalog's capture pairs; the IR
@@ -313,7 +324,10 @@ bool FunctionLowering::containerCall(const CallExpr *E, const CXXMethodDecl *M,
     setPlace(E, element(Obj, Keyed ? A0 : nullptr), /*MayBeAbsent=*/true,
              /*Iterator=*/true);
   } else if (N == "begin" || N == "cbegin" || N == "rbegin") {
-    setPlace(E, element(Obj, nullptr), false, true);
+    // The iteration's element: each slot in turn.
+    engine::PlaceRef P = element(Obj, nullptr);
+    P.EverySlot = true;
+    setPlace(E, std::move(P), false, true);
   } else if (N == "count" || N == "contains") {
     engine::PlaceRef P = element(Obj, Keyed ? A0 : nullptr);
     VarId T = temp(E, Op::Test);
@@ -399,8 +413,34 @@ bool FunctionLowering::tensorMethod(const CallExpr *E, const CXXMethodDecl *M,
     }
     return true;
   }
-  if (N == "value" || N == "value_or") {
+  if (N == "value") {
     alias(E, Obj); // the optional's tensor
+    return true;
+  }
+  if (N == "value_or" && E->getNumArgs() == 1) {
+    // `o.value_or(d)` is `o ? *o : d`: the optional's value where it holds
+    // one, the default on the other side.
+    engine::SrcLoc At = TU.loc(E->getBeginLoc());
+    VarId O = value(Obj), D = value(E->getArg(0));
+    VarId R = B.var();
+    VarId T = temp(E, Op::Test);
+    engine::Inst &I = F.Blocks[B.current()].Insts.back();
+    I.Test = engine::TestKind::IsNull;
+    I.A = O;
+    uint32_t Empty = B.block(), Held = B.block(), Join = B.block();
+    B.branch(T, Empty, Held, At);
+    B.setBlock(Empty);
+    engine::Inst &FromD = B.emit(Op::Copy, At);
+    FromD.Dst = R;
+    FromD.A = D;
+    B.jump(Join, At);
+    B.setBlock(Held);
+    engine::Inst &FromO = B.emit(Op::Copy, At);
+    FromO.Dst = R;
+    FromO.A = O;
+    B.jump(Join, At);
+    B.setBlock(Join);
+    set(E, R);
     return true;
   }
   // What a handle says about its memory is not an operation on it.

@@ -185,7 +185,14 @@ void TULowering::nameFunctions() {
   for (size_t I = 0; I < Out.Decls.size(); ++I) {
     const FunctionDecl *FD = Out.Decls[I];
     engine::Function &F = Out.Program.Functions[I];
+    // Notes name a function as it is written where it is called: a free
+    // function by its name, a method with its class (as Python's do).
     F.Name = Names[I];
+    if (!StringRef(Names[I]).starts_with("lambda@")) {
+      F.Name = FD->getNameAsString();
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+        F.Name = MD->getParent()->getNameAsString() + "::" + F.Name;
+    }
     F.QualName = Names[I];
     // Overloads (and lambdas on one line) get their signature, then a
     // counter if even that repeats.

@@ -101,6 +101,11 @@ VarId FunctionLowering::value(const Expr *E) {
 VarId FunctionLowering::truth(const Expr *E) {
   if (Val *X = find(E); X && X->Truth && X->V != NoVar)
     return X->V;
+  // A bool a call returned: the engine knows whether the callee returns a
+  // capture predicate (an in-tree wrapper of one).
+  if (Val *X = find(E); X && X->V != NoVar && E->getType()->isBooleanType() &&
+                        isa<CallExpr>(strip(E)))
+    return X->V;
   return temp(E, Op::Const); // a condition the lowering cannot read
 }
 
@@ -161,8 +166,28 @@ engine::PlaceRef FunctionLowering::element(const Expr *Container,
   if (BaseSpelling.empty() && size_t(P.Base) < F.VarNames.size())
     BaseSpelling = F.VarNames[P.Base];
   P.Key = keySpelling(Key);
+  P.KeyPerLayer = Key && namesLayer(Key);
   P.Spelling = BaseSpelling + "[]";
   return P;
+}
+
+bool FunctionLowering::namesLayer(const Expr *Key) const {
+  llvm::SmallVector<const Stmt *, 16> Work{Key};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    const NamedDecl *D = nullptr;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      D = DRE->getDecl();
+    else if (const auto *ME = dyn_cast<MemberExpr>(S))
+      D = ME->getMemberDecl();
+    if (D && D->getIdentifier() && D->getName().contains_insensitive("layer"))
+      return true;
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return false;
 }
 
 void FunctionLowering::bindName(VarId V, llvm::StringRef Name) {
@@ -174,16 +199,40 @@ void FunctionLowering::bindName(VarId V, llvm::StringRef Name) {
     I.Alloc = engine::AllocKind::Workspace;
 }
 
-bool FunctionLowering::mentionsParam(const Expr *E) const {
+bool FunctionLowering::sizedByCaller(const Expr *E) const {
+  // As in the Python lowering: a size is one caller's when it is a
+  // parameter as passed (`{need}`) or computes from the object's own
+  // fields (one layer's head count). An expression of parameters
+  // (`{n * 2}`, `q.numel()`, tensor options) or a maximum query is the same
+  // for every layer.
+  E = strip(E);
+  if (const auto *IL = dyn_cast<InitListExpr>(E)) {
+    for (const Expr *X : IL->inits())
+      if (sizedByCaller(X))
+        return true;
+    return false;
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(E)) { // IntArrayRef({..})
+    for (const Expr *X : CE->arguments())
+      if (sizedByCaller(X))
+        return true;
+    return false;
+  }
+  if (const auto *SIL = dyn_cast<CXXStdInitializerListExpr>(E))
+    return sizedByCaller(SIL->getSubExpr());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
+        P && P->getDeclContext() == FD)
+      return true;
   llvm::SmallVector<const Stmt *, 16> Work{E};
   while (!Work.empty()) {
     const Stmt *S = Work.pop_back_val();
     if (!S)
       continue;
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-      if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
-          P && P->getDeclContext() == FD)
-        return true;
+    if (const auto *ME = dyn_cast<MemberExpr>(S);
+        ME && isa<FieldDecl>(ME->getMemberDecl()) &&
+        isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+      return true;
     for (const Stmt *C : S->children())
       Work.push_back(C);
   }
@@ -297,6 +346,9 @@ void FunctionLowering::closure(const LambdaExpr *L) {
 
 void FunctionLowering::declRef(const DeclRefExpr *E) {
   const auto *V = dyn_cast<VarDecl>(E->getDecl());
+  // A structured binding of a tuple-like object is its hidden variable.
+  if (const auto *BD = dyn_cast<BindingDecl>(E->getDecl()))
+    V = BD->getHoldingVar();
   if (!V)
     return; // functions, enumerators: constants
   if (V->hasLocalStorage()) {
@@ -340,11 +392,6 @@ void FunctionLowering::declRef(const DeclRefExpr *E) {
   setPlace(E, std::move(P));
 }
 
-static bool isPair(QualType T) {
-  const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-  return RD && RD->isInStdNamespace() && RD->getIdentifier() &&
-         RD->getName() == "pair";
-}
 
 void FunctionLowering::member(const MemberExpr *E) {
   const ValueDecl *M = E->getMemberDecl();

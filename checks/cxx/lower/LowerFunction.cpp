@@ -24,6 +24,26 @@ void FunctionLowering::params() {
     This = B.param("this", TU.classOf(MD->getParent()));
   for (const ParmVarDecl *P : FD->parameters())
     Vars[P] = B.param(P->getName().str(), TU.classOf(P->getType()));
+  // A std::optional parameter may be empty whatever the callers pass: its
+  // type says so. The entry forks on a value nothing tests; on one side
+  // the parameter is the empty optional (from its declaration).
+  for (const ParmVarDecl *P : FD->parameters()) {
+    if (!isOptionalType(P->getType().getNonReferenceType()))
+      continue;
+    engine::SrcLoc At = TU.loc(P->getLocation());
+    VarId Unknown = B.var();
+    B.emit(engine::Op::Const, At).Dst = Unknown;
+    uint32_t Empty = B.block(), Join = B.block();
+    B.branch(Unknown, Empty, Join, At);
+    B.setBlock(Empty);
+    VarId Null = B.var();
+    B.emit(engine::Op::Null, At).Dst = Null;
+    engine::Inst &I = B.emit(engine::Op::Copy, At);
+    I.Dst = Vars[P];
+    I.A = Null;
+    B.jump(Join, At);
+    B.setBlock(Join);
+  }
 }
 
 namespace {
@@ -206,6 +226,8 @@ void FunctionLowering::declare(const VarDecl *V, const Stmt *S) {
   }
   if (!V->getInit())
     return;
+  if (bindPairMember(V))
+    return;
   Val *Init = find(V->getInit());
   if (Init && Init->HasPlace &&
       (V->getType()->isReferenceType() || Init->Iterator)) {
@@ -217,6 +239,33 @@ void FunctionLowering::declare(const VarDecl *V, const Stmt *S) {
   I.Dst = X;
   I.A = From;
   bindName(From, V->getName());
+}
+
+bool FunctionLowering::bindPairMember(const VarDecl *V) {
+  // `auto &[key, t] : map`: each name is a hidden variable initialised
+  // with std::get<i> of the element; the second names the element's slot.
+  if (!V->isImplicit())
+    return false;
+  const auto *Get = dyn_cast<CallExpr>(strip(V->getInit()));
+  if (!Get || Get->getNumArgs() != 1)
+    return false;
+  const auto *Ref = dyn_cast<DeclRefExpr>(strip(Get->getArg(0)));
+  const auto *DD = Ref ? dyn_cast<DecompositionDecl>(Ref->getDecl()) : nullptr;
+  if (!DD || !isPair(DD->getType()))
+    return false;
+  auto Whole = Bound.find(DD);
+  llvm::ArrayRef<BindingDecl *> Names = DD->bindings();
+  for (size_t I = 0; I < Names.size(); ++I) {
+    if (Names[I]->getHoldingVar() != V)
+      continue;
+    if (I == 1 && Whole != Bound.end()) {
+      Val Slot = Whole->second;
+      Slot.Iterator = false;
+      Bound[V] = std::move(Slot);
+    }
+    return true; // the key is a value of no interest
+  }
+  return false;
 }
 
 void FunctionLowering::lifetimeEnds(const VarDecl *V, const Stmt *Trigger) {
@@ -291,6 +340,28 @@ void FunctionLowering::initializer(const CXXCtorInitializer *Init) {
   bindName(X, Fld->getName());
 }
 
+namespace {
+/// Where the condition of a branching statement begins.
+SourceLocation conditionOf(const Stmt *T) {
+  const Expr *C = nullptr;
+  if (!T)
+    return {};
+  if (const auto *S = dyn_cast<IfStmt>(T))
+    C = S->getCond();
+  else if (const auto *S = dyn_cast<WhileStmt>(T))
+    C = S->getCond();
+  else if (const auto *S = dyn_cast<ForStmt>(T))
+    C = S->getCond();
+  else if (const auto *S = dyn_cast<DoStmt>(T))
+    C = S->getCond();
+  else if (const auto *S = dyn_cast<AbstractConditionalOperator>(T))
+    C = S->getCond();
+  else if (const auto *S = dyn_cast<BinaryOperator>(T))
+    C = S;
+  return C ? C->getBeginLoc() : SourceLocation();
+}
+} // namespace
+
 void FunctionLowering::terminate(const CFGBlock *Blk) {
   std::vector<const CFGBlock *> Succs;
   for (const CFGBlock::AdjacentBlock &A : Blk->succs())
@@ -348,7 +419,10 @@ void FunctionLowering::terminate(const CFGBlock *Blk) {
     // for, and argument evaluation order is the compiler's.
     uint32_t IfTrue = Target(Succs[0]);
     uint32_t IfFalse = Target(Succs[1]);
-    B.branch(C, IfTrue, IfFalse, TL);
+    // A branch is where its condition is written (the capture a predicate
+    // opens begins there), as in the Python lowering.
+    SourceLocation CL = conditionOf(T);
+    B.branch(C, IfTrue, IfFalse, CL.isValid() ? TU.loc(CL) : TL);
     return;
   }
   // A switch (or an indirect goto): a chain of two-way branches on values

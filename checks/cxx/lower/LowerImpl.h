@@ -86,6 +86,7 @@ private:
   void terminate(const clang::CFGBlock *B);
   uint32_t blockFor(const clang::CFGBlock *B);
   void declare(const clang::VarDecl *V, const clang::Stmt *S);
+  bool bindPairMember(const clang::VarDecl *V);
   void lifetimeEnds(const clang::VarDecl *V, const clang::Stmt *Trigger);
   void initializer(const clang::CXXCtorInitializer *I);
   void indexMemberTemps();
@@ -145,7 +146,11 @@ private:
   /// The name a value is bound to becomes a workspace when it matches the
   /// catalog: retag the allocation that made V.
   void bindName(VarId V, llvm::StringRef Name);
-  bool mentionsParam(const clang::Expr *E) const;
+  /// Whether an allocation's size argument is one caller's (a parameter as
+  /// passed, or from the object's own fields).
+  bool sizedByCaller(const clang::Expr *E) const;
+  /// Whether a container key names a layer (`layer_id`, `this->layer_idx`).
+  bool namesLayer(const clang::Expr *Key) const;
 
   TULowering &TU;
   const CompiledCatalog &Cat;
@@ -184,6 +189,7 @@ const clang::Expr *peelValue(const clang::Expr *E);
 const clang::Expr *strip(const clang::Expr *E);
 bool isTensorType(clang::QualType T);
 bool isOptionalType(clang::QualType T);
+bool isPair(clang::QualType T);
 /// A standard container (map, vector, ...) whose elements are places.
 bool isContainerType(clang::QualType T);
 /// Whether the type is or holds a tensor (a container of them).

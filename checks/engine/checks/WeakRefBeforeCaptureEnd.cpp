@@ -17,15 +17,15 @@ namespace {
 /// Where the last strong reference to Memory dies inside the capture, if it
 /// does: a rebinding or `del` inside the capture, else the function's
 /// return when the capture outlives the call.
-std::optional<SrcLoc> deathOf(const Query &Q, FnId F, MemId Memory,
-                              const CaptureState &C) {
+const DeathFact *deathOf(const Query &Q, FnId F, MemId Memory,
+                         const CaptureState &C) {
   const FunctionFacts &Fa = Q.Cx.Facts[F];
   // Only deaths on a path that stored the weak alias and gave the memory
   // no strong holder outside the function count.
   for (const DeathFact &D : Fa.Deaths)
     if (D.Memory == Memory && D.AfterWeakStore && !D.AtReturn &&
         Q.inCapture(F, D.C))
-      return D.At;
+      return &D;
   const Function &Fn = Q.Cx.P.Functions[F];
   // Inside a capture region of its own function the local outlives the
   // region; a module's names live as long as the module.
@@ -33,11 +33,22 @@ std::optional<SrcLoc> deathOf(const Query &Q, FnId F, MemId Memory,
                    !Q.Cx.Regions[C.Region].Predicate &&
                    Q.Cx.Regions[C.Region].Fn == F;
   if (OwnRegion || Fn.ModuleBody)
-    return std::nullopt;
+    return nullptr;
   for (const DeathFact &D : Fa.Deaths)
     if (D.Memory == Memory && D.AfterWeakStore && D.AtReturn)
-      return D.At;
-  return std::nullopt;
+      return &D;
+  return nullptr;
+}
+
+/// The function that made Memory, when it is not F: a callee's local
+/// stored weakly into a place of the caller's (the store is recorded
+/// where the caller's place is known, the deaths where the memory lives).
+FnId makerOf(const Query &Q, FnId F, MemId Memory) {
+  const MemKey &K = Q.Cx.Mem.key(Memory);
+  if (K.Root != RootKind::Alloc || !K.Path.empty())
+    return F;
+  FnId Maker = Q.Cx.Allocs[K.A].Fn;
+  return Maker >= 0 ? Maker : F;
 }
 
 } // namespace
@@ -64,15 +75,20 @@ void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
     for (const WeakStoreFact &W : Fa.WeakStores) {
       if (!Q.inCapture(F, W.C))
         continue;
-      std::optional<SrcLoc> Dies = deathOf(Q, F, W.Memory, W.C);
+      // Told from the function that made the memory: its deaths, and the
+      // capture context that reaches it.
+      FnId G = makerOf(Q, F, W.Memory);
+      CaptureState Inherited;
+      const DeathFact *Dies =
+          deathOf(Q, G, W.Memory, G == F ? W.C : Inherited);
       if (!Dies)
         continue;
       const Query::UseRef *Use = Q.findUse(W.Place, false, F);
       if (!Use)
         continue;
-      Report(Cx.Convs[W.Conv].At, F, W.C,
+      Report(Cx.Convs[W.Conv].At, G, G == F ? W.C : Dies->C,
              {Note{Cx.loc(W.StoreAt), fill(msg::StoredInSharedPlace, W.Spelling)},
-              Note{Cx.loc(*Dies), msg::LastStrongRefDies},
+              Note{Cx.loc(Dies->At), msg::LastStrongRefDies},
               Note{Cx.loc(Use->U->At), msg::LaterUseInCapture}});
     }
     for (const DanglingFact &D : Fa.Danglings) {

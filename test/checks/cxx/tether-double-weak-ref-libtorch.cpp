@@ -37,7 +37,8 @@ at::Tensor paged_attention(const at::Tensor &query, int64_t num_tokens) {
   update_graph_workspace(num_tokens, weak_ref_tensor(workspace));
   // CHECK: :[[@LINE-1]]:3: warning: weak-ref conversion of a value that is already a weak reference [tether-double-weak-ref]
   // CHECK: :[[@LINE-2]]:38: note: first weak reference made here
-  // CHECK: :[[@LINE-8]]:30: note: 'update_graph_workspace' converts its parameter 'workspace' to a weak reference here
+  // CHECK: :[[@LINE-3]]:38: note: the weak reference is passed to 'update_graph_workspace' here
+  // CHECK: :[[@LINE-9]]:30: note: 'update_graph_workspace' converts its parameter 'workspace' to a weak reference here
   return at::empty_like(query);
 }
 

@@ -118,7 +118,8 @@ void paged_attention(int64_t num_tokens, const at::Tensor &workspace) {
   update_workspace(num_tokens, weak_ref_tensor(workspace));
   // CHECK: :[[@LINE-1]]:3: warning: weak-ref conversion of a value that is already a weak reference
   // CHECK: :[[@LINE-2]]:32: note: first weak reference made here
-  // CHECK: :[[@LINE-12]]:30: note: 'update_workspace' converts its parameter 'workspace' to a weak reference here
+  // CHECK: :[[@LINE-3]]:32: note: the weak reference is passed to 'update_workspace' here
+  // CHECK: :[[@LINE-13]]:30: note: 'update_workspace' converts its parameter 'workspace' to a weak reference here
   // FIXED: update_workspace(num_tokens, workspace);
 }
 
@@ -127,8 +128,8 @@ void through_two_helpers(int64_t n, const at::Tensor &ws) {
   record_workspace(n, w);
   // CHECK: :[[@LINE-1]]:3: warning: weak-ref conversion of a value that is already a weak reference
   // CHECK: :[[@LINE-3]]:18: note: first weak reference made here
-  // CHECK: :[[@LINE-16]]:3: note: 'record_workspace' converts its parameter 'ws' to a weak reference here
-  // CHECK: :[[@LINE-22]]:30: note: 'update_workspace' converts its parameter 'workspace' to a weak reference here
+  // CHECK: :[[@LINE-3]]:23: note: the weak reference is passed to 'record_workspace' here
+  // CHECK: :[[@LINE-23]]:30: note: 'record_workspace' converts its parameter 'ws' to a weak reference here
 }
 
 // Negative twin: the helper is handed the strong tensor.

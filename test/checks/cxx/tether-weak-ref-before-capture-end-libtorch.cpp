@@ -59,8 +59,8 @@ at::Tensor attention_layer(const at::Tensor &q, const at::Tensor &k,
 // CHECK: :[[@LINE-3]]:33: warning: weak reference made during graph capture to memory whose last strong reference can die before the capture ends [tether-weak-ref-before-capture-end]
 // CHECK: :[[@LINE+12]]:3: note: capture begins here
 // CHECK: :[[@LINE+13]]:20: note: 'attention_layer' runs inside the capture through this call
-// CHECK: :[[@LINE-5]]:3: note: the last strong reference to the memory dies here
-// CHECK: :[[@LINE-7]]:3: note: the weak reference is stored in 'g_fia_workspace[]', read by other code during the capture
+// CHECK: :[[@LINE-6]]:3: note: the weak reference is stored in 'g_fia_workspace[]', read by other code during the capture
+// CHECK: :[[@LINE-6]]:3: note: the last strong reference to the memory dies here
 // CHECK: :[[@LINE-11]]:53: note: the weak reference is used by a later operation of the same capture here
 // CHECK: :[[@LINE+10]]:3: note: capture ends here
 

@@ -33,8 +33,8 @@ void attention_layer(const at::Tensor &q, int64_t n) {
 // CHECK: :[[@LINE-2]]:18: warning: weak reference made during graph capture to memory whose last strong reference can die before the capture ends [tether-weak-ref-before-capture-end]
 // CHECK: :[[@LINE+11]]:3: note: capture begins here
 // CHECK: :[[@LINE+12]]:5: note: 'attention_layer' runs inside the capture through this call
-// CHECK: :[[@LINE-4]]:1: note: the last strong reference to the memory dies here
-// CHECK: :[[@LINE-6]]:3: note: the weak reference is stored in 'g_attn_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-5]]:3: note: the weak reference is stored in 'g_attn_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-5]]:1: note: the last strong reference to the memory dies here
 // CHECK: :[[@LINE-12]]:28: note: the weak reference is used by a later operation of the same capture here
 // CHECK: :[[@LINE+9]]:3: note: capture ends here
 
@@ -76,19 +76,20 @@ void capture_fixed(c10_npu::NPUGraph &graph, const at::Tensor &q) {
 static std::map<int64_t, at::Tensor> g_tmp_ws;
 
 void remember(int64_t n, const at::Tensor &ws) { g_tmp_ws[n] = weak_ref_tensor(ws); }
-// CHECK: :[[@LINE-1]]:64: warning: weak reference made during graph capture
-// CHECK: :[[@LINE+14]]:33: note: capture begins here
-// CHECK: :[[@LINE+14]]:3: note: 'layer_tmp' runs inside the capture through this call
-// CHECK: :[[@LINE+7]]:3: note: 'remember' runs inside the capture through this call
-// CHECK: :[[@LINE+6]]:15: note: the last strong reference to the memory dies here
-// CHECK: :[[@LINE-6]]:50: note: the weak reference is stored in 'g_tmp_ws[]', read by other code during the capture
-// CHECK: :[[@LINE+5]]:26: note: the weak reference is used by a later operation of the same capture here
-// CHECK: :[[@LINE+11]]:1: note: capture ends here
 
 void layer_tmp(const at::Tensor &q, int64_t n) {
   remember(n, at::empty({n}));
   npu_paged_attention(q, g_tmp_ws[n]);
 }
+// The helper stores what its caller passes: the caller that passes a temporary
+// is told, at its call (the negative twin below passes a global).
+// CHECK: :[[@LINE-5]]:3: warning: weak reference made during graph capture
+// CHECK: :[[@LINE+8]]:33: note: capture begins here
+// CHECK: :[[@LINE+8]]:3: note: 'layer_tmp' runs inside the capture through this call
+// CHECK: :[[@LINE-11]]:50: note: the weak reference is stored in 'g_tmp_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-9]]:15: note: the last strong reference to the memory dies here
+// CHECK: :[[@LINE-9]]:26: note: the weak reference is used by a later operation of the same capture here
+// CHECK: :[[@LINE+6]]:1: note: capture ends here
 
 void capture_raii(c10_npu::NPUGraph &graph, const at::Tensor &q) {
   c10_npu::NPUGraphCaptureGuard guard(graph);
@@ -210,8 +211,8 @@ void capture_reassigned(c10_npu::NPUGraph &graph, const at::Tensor &q) {
 // CHECK: :[[@LINE-13]]:24: warning: weak reference made during graph capture
 // CHECK: :[[@LINE-6]]:3: note: capture begins here
 // CHECK: :[[@LINE-6]]:3: note: 'layer_reassigned' runs inside the capture through this call
-// CHECK: :[[@LINE-15]]:3: note: the last strong reference to the memory dies here
-// CHECK: :[[@LINE-17]]:3: note: the weak reference is stored in 'g_reassigned_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-16]]:3: note: the weak reference is stored in 'g_reassigned_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-16]]:3: note: the last strong reference to the memory dies here
 // CHECK: :[[@LINE-13]]:26: note: the weak reference is used by a later operation of the same capture here
 // CHECK: :[[@LINE-8]]:3: note: capture ends here
 
@@ -251,9 +252,9 @@ void capture_reset(c10_npu::NPUGraph &graph, ResetRunner &r, const at::Tensor &q
 }
 // CHECK: :[[@LINE-10]]:17: warning: weak reference made during graph capture
 // CHECK: :[[@LINE-5]]:3: note: capture begins here
-// CHECK: :[[@LINE-5]]:3: note: 'step' runs inside the capture through this call
-// CHECK: :[[@LINE-12]]:5: note: the last strong reference to the memory dies here
-// CHECK: :[[@LINE-14]]:5: note: the weak reference is stored in 'ResetRunner::cache_[]', read by other code during the capture
+// CHECK: :[[@LINE-5]]:3: note: 'ResetRunner::step' runs inside the capture through this call
+// CHECK: :[[@LINE-13]]:5: note: the weak reference is stored in 'ResetRunner::cache_[]', read by other code during the capture
+// CHECK: :[[@LINE-13]]:5: note: the last strong reference to the memory dies here
 // CHECK: :[[@LINE-13]]:28: note: the weak reference is used by a later operation of the same capture here
 // CHECK: :[[@LINE-8]]:3: note: capture ends here
 
@@ -271,8 +272,8 @@ void capture_grown(c10_npu::NPUGraph &graph, const at::Tensor &q) {
 }
 // CHECK: :[[@LINE-5]]:22: warning: weak reference made during graph capture
 // CHECK: :[[@LINE-7]]:3: note: capture begins here
-// CHECK: :[[@LINE-6]]:3: note: the last strong reference to the memory dies here
-// CHECK: :[[@LINE-8]]:3: note: the weak reference is stored in 'g_grown_cache[]', read by other code during the capture
+// CHECK: :[[@LINE-7]]:3: note: the weak reference is stored in 'g_grown_cache[]', read by other code during the capture
+// CHECK: :[[@LINE-7]]:3: note: the last strong reference to the memory dies here
 // CHECK: :[[@LINE-13]]:69: note: the weak reference is used by a later operation of the same capture here
 // CHECK: :[[@LINE-7]]:3: note: capture ends here
 
@@ -312,8 +313,8 @@ void attn_when_capturing(const at::Tensor &q, int64_t n) {
 }
 // CHECK: :[[@LINE-2]]:18: warning: weak reference made during graph capture
 // CHECK: :[[@LINE-12]]:7: note: capture begins here
-// CHECK: :[[@LINE-3]]:1: note: the last strong reference to the memory dies here
-// CHECK: :[[@LINE-5]]:3: note: the weak reference is stored in 'g_pred_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-4]]:3: note: the weak reference is stored in 'g_pred_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-4]]:1: note: the last strong reference to the memory dies here
 // CHECK: :[[@LINE-11]]:28: note: the weak reference is used by a later operation of the same capture here
 
 // Negative twin: the early return is taken while capturing.
@@ -343,8 +344,8 @@ void attn_npu_pred(const at::Tensor &q, int64_t n) {
 }
 // CHECK: :[[@LINE-4]]:24: warning: weak reference made during graph capture
 // CHECK: :[[@LINE-7]]:7: note: capture begins here
-// CHECK: :[[@LINE-5]]:3: note: the last strong reference to the memory dies here
-// CHECK: :[[@LINE-7]]:5: note: the weak reference is stored in 'g_npu_pred_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-6]]:5: note: the weak reference is stored in 'g_npu_pred_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-6]]:3: note: the last strong reference to the memory dies here
 // CHECK: :[[@LINE-6]]:26: note: the weak reference is used by a later operation of the same capture here
 
 // Negative twin: CUDA's status compared with None, on the not-capturing side.
@@ -371,8 +372,8 @@ void attn_stored_pred(const at::Tensor &q, int64_t n) {
 }
 // CHECK: :[[@LINE-4]]:27: warning: weak reference made during graph capture
 // CHECK: :[[@LINE-7]]:7: note: capture begins here
-// CHECK: :[[@LINE-5]]:3: note: the last strong reference to the memory dies here
-// CHECK: :[[@LINE-7]]:5: note: the weak reference is stored in 'g_stored_pred_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-6]]:5: note: the weak reference is stored in 'g_stored_pred_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-6]]:3: note: the last strong reference to the memory dies here
 // CHECK: :[[@LINE-6]]:26: note: the weak reference is used by a later operation of the same capture here
 
 // Negative twins: a stored negation is true outside capture only; a local

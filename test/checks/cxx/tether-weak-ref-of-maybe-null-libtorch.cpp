@@ -59,7 +59,7 @@ at::Tensor weak_residual(const at::Tensor &x,
   at::Tensor r = residual.value_or(at::Tensor());
   return weak_ref_tensor(r);
   // CHECK: :[[@LINE-1]]:10: warning: weak-ref conversion of a value that may be empty
-  // CHECK: :[[@LINE-3]]:18: note: the value may be empty because of this
+  // CHECK: :[[@LINE-3]]:36: note: the value may be empty because of this
 }
 
 at::Tensor weak_residual_checked(const at::Tensor &x,
@@ -88,7 +88,7 @@ std::vector<at::Tensor> weaken_graph_params() {
   for (auto &[num_tokens, t] : g_graph_params)
     out.push_back(weak_ref_tensor(t));
   // CHECK: :[[@LINE-1]]:19: warning: weak-ref conversion of a value that may be empty
-  // CHECK: :[[@LINE-13]]:5: note: the value may be empty because of this
+  // CHECK: :[[@LINE-13]]:25: note: the value may be empty because of this
   for (auto &kv : g_graph_params) {
     if (!kv.second.defined())
       continue;

@@ -33,7 +33,7 @@ at::Tensor from_value_or(const std::optional<at::Tensor> &bias) {
   at::Tensor t = bias.value_or(at::Tensor());
   return weak_ref_tensor(t);
   // CHECK: :[[@LINE-1]]:10: warning: weak-ref conversion of a value that may be empty
-  // CHECK: :[[@LINE-3]]:18: note: the value may be empty because of this
+  // CHECK: :[[@LINE-3]]:32: note: the value may be empty because of this
 }
 
 at::Tensor default_on_some_path(const at::Tensor &x, bool c) {
@@ -76,11 +76,11 @@ std::vector<at::Tensor> weaken_all() {
   for (auto &[size, t] : g_graph_params)
     out.push_back(weak_ref_tensor(t));
   // CHECK: :[[@LINE-1]]:19: warning: weak-ref conversion of a value that may be empty
-  // CHECK: :[[@LINE-8]]:5: note: the value may be empty because of this
+  // CHECK: :[[@LINE-8]]:25: note: the value may be empty because of this
   for (auto &kv : g_graph_params)
     out.push_back(weak_ref_tensor(kv.second));
   // CHECK: :[[@LINE-1]]:19: warning: weak-ref conversion of a value that may be empty
-  // CHECK: :[[@LINE-12]]:5: note: the value may be empty because of this
+  // CHECK: :[[@LINE-12]]:25: note: the value may be empty because of this
   return out;
 }
 
@@ -100,7 +100,7 @@ std::vector<at::Tensor> weaken_defined() {
 at::Tensor weaken_slot(int64_t n) {
   return weak_ref_tensor(g_graph_params[n]);
   // CHECK: :[[@LINE-1]]:10: warning: weak-ref conversion of a value that may be empty
-  // CHECK: :[[@LINE-32]]:5: note: the value may be empty because of this
+  // CHECK: :[[@LINE-32]]:25: note: the value may be empty because of this
 }
 
 // A cache that is only ever filled with real tensors.

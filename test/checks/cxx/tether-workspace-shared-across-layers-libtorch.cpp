@@ -47,9 +47,9 @@ at::Tensor attn_keep_larger(const at::Tensor &q, const at::Tensor &kv) {
 //===--- (b) sized by the first layer, reused with no size check ----------===//
 static std::unordered_map<int64_t, at::Tensor> g_fia_workspace;
 
-at::Tensor attn_first_sized(const at::Tensor &q, const at::Tensor &kv) {
+at::Tensor attn_first_sized(const at::Tensor &q, const at::Tensor &kv, int64_t need) {
   if (g_fia_workspace.find(0) == g_fia_workspace.end()) {
-    const int64_t need = npu_fused_infer_attention_score_get_max_workspace(q);
+    // `need` is this layer's size, as its caller passes it.
     g_fia_workspace[0] = at::empty({need}, q.options().dtype(at::kByte));
   }
   return npu_fused_infer_attention_score(q, kv, kv, g_fia_workspace[0]);
@@ -128,7 +128,7 @@ at::Tensor capture_layers(const at::Tensor &q, const at::Tensor &kv,
   g_graph.capture_begin();
   for (int64_t i = 0; i < num_layers; ++i) {
     h = attn_keep_larger(h, kv);
-    h = attn_first_sized(h, kv);
+    h = attn_first_sized(h, kv, 64 * (i + 1));
     h = attn_per_layer(h, kv, i);
     h = attn_checked(h, kv);
     h = attn_warm(h, kv);
@@ -144,14 +144,14 @@ at::Tensor capture_layers(const at::Tensor &q, const at::Tensor &kv,
 // CHECK: :[[@LINE-14]]:9: note: 'attn_keep_larger' runs inside the capture through this call
 // CHECK: :[[@LINE-101]]:53: note: an earlier layer reads the slot and hands the workspace to a captured task here
 // CHECK: :[[@LINE-7]]:3: note: capture ends here
-// CHECK: :[[@LINE-94]]:5: warning: workspace cached in 'g_fia_workspace' is sized for the first caller and reused by other layers without a size check [tether-workspace-shared-across-layers]
+// CHECK: :[[@LINE-94]]:5: warning: workspace cached in 'g_fia_workspace[]' is sized for the first caller and reused by other layers without a size check [tether-workspace-shared-across-layers]
 // CHECK: :[[@LINE-20]]:3: note: capture begins here
 // CHECK: :[[@LINE-18]]:9: note: 'attn_first_sized' runs inside the capture through this call
 // CHECK: :[[@LINE-97]]:26: note: the workspace size is computed from this caller's arguments here
-// CHECK: :[[@LINE-12]]:3: note: capture ends here
-// CHECK: :[[@LINE-51]]:55: warning: workspace slot 'SharedWorkspace::workspace_' is used on different streams inside the capture without ordering [tether-workspace-shared-across-layers]
-// CHECK: :[[@LINE-25]]:3: note: capture begins here
-// CHECK: :[[@LINE-18]]:9: note: 'run_side' runs inside the capture through this call
+// CHECK: :[[@LINE-96]]:53: note: another layer reads the slot and hands the workspace to a captured task without a size check here
+// CHECK: :[[@LINE-13]]:3: note: capture ends here
+// CHECK: :[[@LINE-52]]:55: warning: workspace slot 'SharedWorkspace::workspace_' is used on different streams inside the capture without ordering [tether-workspace-shared-across-layers]
+// CHECK: :[[@LINE-26]]:3: note: capture begins here
 // CHECK: :[[@LINE-58]]:55: note: the slot is also used on another stream here
 // CHECK: :[[@LINE-17]]:3: note: capture ends here
 

@@ -69,16 +69,17 @@ void capture(c10_npu::NPUGraph &g, const at::Tensor &q, c10_npu::NPUStream side)
 // CHECK: :[[@LINE-14]]:5: note: 'attn_larger' runs inside the capture through this call
 // CHECK: :[[@LINE-54]]:26: note: an earlier layer reads the slot and hands the workspace to a captured task here
 // CHECK: :[[@LINE-8]]:3: note: capture ends here
-// CHECK: :[[@LINE-50]]:5: warning: workspace cached in 'g_fia_workspace' is sized for the first caller and reused by other layers without a size check [tether-workspace-shared-across-layers]
+// CHECK: :[[@LINE-50]]:5: warning: workspace cached in 'g_fia_workspace[]' is sized for the first caller and reused by other layers without a size check [tether-workspace-shared-across-layers]
 // CHECK: :[[@LINE-20]]:3: note: capture begins here
 // CHECK: :[[@LINE-18]]:5: note: 'attn_first' runs inside the capture through this call
 // CHECK: :[[@LINE-53]]:26: note: the workspace size is computed from this caller's arguments here
-// CHECK: :[[@LINE-13]]:3: note: capture ends here
-// CHECK: :[[@LINE-28]]:26: warning: workspace slot 'g_shared_workspace' is used on different streams inside the capture without ordering [tether-workspace-shared-across-layers]
-// CHECK: :[[@LINE-25]]:3: note: capture begins here
-// CHECK: :[[@LINE-20]]:5: note: 'attn_side' runs inside the capture through this call
-// CHECK: :[[@LINE-34]]:62: note: the slot is also used on another stream here
-// CHECK: :[[@LINE-18]]:3: note: capture ends here
+// CHECK: :[[@LINE-53]]:26: note: another layer reads the slot and hands the workspace to a captured task without a size check here
+// CHECK: :[[@LINE-14]]:3: note: capture ends here
+// CHECK: :[[@LINE-29]]:26: warning: workspace slot 'g_shared_workspace' is used on different streams inside the capture without ordering [tether-workspace-shared-across-layers]
+// CHECK: :[[@LINE-26]]:3: note: capture begins here
+// CHECK: :[[@LINE-21]]:5: note: 'attn_side' runs inside the capture through this call
+// CHECK: :[[@LINE-35]]:62: note: the slot is also used on another stream here
+// CHECK: :[[@LINE-19]]:3: note: capture ends here
 
 // negative (c): the two streams are ordered by events between the uses, both
 // ways round the layer loop (fork: record on main, block side; join: record

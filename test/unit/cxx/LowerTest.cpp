@@ -147,7 +147,7 @@ bb1:
   %2 = read g_attn_ws @5:13
   %4 = test empty %2[*] @6:7
   %5 = not %4 @6:7
-  br %5 bb2 bb3 @6:3
+  br %5 bb2 bb3 @6:7
 bb2:
   use %0:q "attention" @7:19
   %10 = read %2[*] may-be-absent @7:22
@@ -174,7 +174,7 @@ bb1:
   goto bb2 @0:0
 bb2:
   %5 = const @17:19
-  br %5 bb3 bb4 @17:3
+  br %5 bb3 bb4 @17:19
 bb3:
   %6 = const @18:24
   call "attention_layer" (%1:q, %6) -> attention_layer(%1:q, %6) @18:5
@@ -237,7 +237,7 @@ bb1:
   %6 = test empty %5[3] @9:9
   %7 = not %6 @9:9
   %8 = not %7 @9:9
-  br %8 bb2 bb3 @9:5
+  br %8 bb2 bb3 @9:9
 bb2:
   %9 = read %0:this.slots_ @9:31
   store %9[3] <- %2:t @9:31
@@ -246,7 +246,7 @@ bb3:
   %10 = read %0:this.opt_ @10:9
   %11 = test is-null %10 @10:9
   %12 = not %11 @10:9
-  br %12 bb4 bb5 @10:5
+  br %12 bb4 bb5 @10:9
 bb4:
   %13 = read %0:this.opt_ @10:29
   use %13 "attention" @10:29
@@ -258,7 +258,7 @@ bb5:
   %16 = test is-null %15 @11:10
   %17 = not %16 @11:10
   %18 = not %17 @11:9
-  br %18 bb6 bb7 @11:5
+  br %18 bb6 bb7 @11:9
 bb6:
   ret _ @11:25
 bb7:
@@ -318,7 +318,7 @@ bb1:
   end capture @20:3
   kill %3:guard @20:3
   %7 = test capturing @21:7
-  br %7 bb2 bb3 @21:3
+  br %7 bb2 bb3 @21:7
 bb2:
   %8 = const @22:11
   call "put" (%1:c, %8, %2:t) -> Cache::put(%1:c, %8, %2:t) @22:5
@@ -509,7 +509,7 @@ bb2:
   br %6 bb3 bb4 @5:3
 bb3:
   use %0:x "attention" @6:19
-  %19 = read %4[*] @6:22
+  %19 = read %4[each] @6:22
   use %19 "attention" @6:22
   kill %18:t @5:24
   goto bb9 @0:0
@@ -522,7 +522,7 @@ bb5:
   %12:none = copy %11 @8:29
   %13 = null @9:15
   %14 = test is-null %12:none @9:7
-  br %14 bb7 bb8 @9:3
+  br %14 bb7 bb8 @9:7
 bb6:
   %8 = const @7:45
   %9 = call "make_workspace" (%8) -> make_workspace(%8) @7:30
@@ -624,7 +624,7 @@ bb2:
 bb3:
   %6 = read g_ws @5:26
   %7 = test size-check %6 @5:26
-  br %7 bb2 bb4 @5:3
+  br %7 bb2 bb4 @5:7
 bb4:
   use %0:q "attention" @7:17
   %9 = read g_ws @7:20
@@ -642,7 +642,7 @@ bb1:
 bb0:
   goto bb1 @0:0
 bb1:
-  %1 = alloc tensor sized "empty" @11:48
+  %1 = alloc tensor "empty" @11:48
   ret %1 @11:41
 )ir");
 }

@@ -405,3 +405,148 @@ TEST(EngineTest, PredicateWrapperOpensTheCapture) {
 }
 
 } // namespace
+
+/// The only holder of the memory is a global: overwriting it while a weak
+/// alias is stored lets the memory die (the overwrite is the death); the
+/// same overwrite after the capture is not reported.
+TEST(EngineTest, OverwrittenHolderIsTheDeath) {
+  for (bool AfterCapture : {false, true}) {
+    Prog Pr;
+    FnId R = Pr.fn("read_cache");
+    {
+      B Bd(Pr.P.Functions[R]);
+      VarId Cache = Bd.read("t._CACHE", L(2, 5));
+      Inst &I = Bd.FB.emit(Op::Read, L(2, 20));
+      I.Dst = Bd.FB.var();
+      I.P.Kind = PlaceRef::Element;
+      I.P.Base = Cache;
+      I.P.Key = "0";
+      I.P.Spelling = "_CACHE";
+      Bd.use(I.Dst, L(2, 20));
+      Bd.FB.finish();
+    }
+    FnId F = Pr.fn("capture");
+    {
+      B Bd(Pr.P.Functions[F]);
+      Bd.storeGlobal("t._WS", Bd.alloc(AllocKind::Tensor, L(4, 10)), L(4, 5));
+      Bd.FB.emit(Op::RegionBegin, L(5, 5)).Region = RegionKind::Capture;
+      VarId Cache = Bd.read("t._CACHE", L(6, 5));
+      VarId W = Bd.weak(Bd.read("t._WS", L(6, 30)), L(6, 20));
+      Inst &S = Bd.FB.emit(Op::Store, L(6, 5));
+      S.P.Kind = PlaceRef::Element;
+      S.P.Base = Cache;
+      S.P.Key = "0";
+      S.P.Spelling = "_CACHE";
+      S.A = W;
+      if (AfterCapture)
+        Bd.FB.emit(Op::RegionEnd, L(7, 5)).Region = RegionKind::Capture;
+      Bd.storeGlobal("t._WS", Bd.alloc(AllocKind::Tensor, L(8, 10)), L(8, 5));
+      Bd.call(R, {}, L(9, 5));
+      if (!AfterCapture)
+        Bd.FB.emit(Op::RegionEnd, L(10, 5)).Region = RegionKind::Capture;
+      Bd.FB.finish();
+    }
+    EXPECT_EQ(render(analyze(Pr.P)),
+              AfterCapture ? ""
+                           : "6:20 tether-weak-ref-before-capture-end\n"
+                             "  5:5 capture begins here\n"
+                             "  6:5 the weak reference is stored in '_CACHE', "
+                             "read by other code during the capture\n"
+                             "  8:5 the last strong reference to the memory "
+                             "dies here\n"
+                             "  2:20 the weak reference is used by a later "
+                             "operation of the same capture here\n"
+                             "  10:5 capture ends here\n")
+        << (AfterCapture ? "after" : "inside");
+  }
+}
+
+/// A slot filled under a computed key says nothing of the slots a loop
+/// reads in turn: some may still hold the None a reservation stored.
+TEST(EngineTest, IterationSeesEverySlot) {
+  for (bool Each : {true, false}) {
+    Prog Pr;
+    FnId Rv = Pr.fn("reserve");
+    {
+      B Bd(Pr.P.Functions[Rv]);
+      VarId K = Bd.FB.param("k");
+      (void)K;
+      Bd.storeElem(Bd.read("t._P", L(2, 5)), Bd.null(L(2, 20)), L(2, 5), "_P");
+      Bd.FB.finish();
+    }
+    FnId F = Pr.fn("weaken");
+    {
+      B Bd(Pr.P.Functions[F]);
+      VarId T = Bd.FB.param("t");
+      VarId P = Bd.read("t._P", L(4, 5));
+      Bd.storeElem(P, T, L(4, 5), "_P");
+      VarId V = Bd.FB.var("v");
+      Inst &I = Bd.FB.emit(Op::Read, L(5, 9));
+      I.Dst = V;
+      I.P.Kind = PlaceRef::Element;
+      I.P.Base = P;
+      I.P.EverySlot = Each;
+      I.P.Spelling = "_P";
+      Bd.weak(V, L(6, 9));
+      Bd.FB.finish();
+    }
+    EXPECT_EQ(render(analyze(Pr.P)),
+              Each ? "6:9 tether-weak-ref-of-maybe-null\n"
+                     "  2:20 the value may be empty because of this\n"
+                   : "")
+        << (Each ? "loop" : "keyed read after the keyed fill");
+  }
+}
+
+/// A first fill sized by the caller is one layer's size, unless the slot is
+/// keyed by the layer.
+TEST(EngineTest, SlotKeyedByTheLayerIsNotShared) {
+  for (bool PerLayer : {false, true}) {
+    Prog Pr;
+    FnId A = Pr.fn("attn");
+    {
+      B Bd(Pr.P.Functions[A]);
+      VarId Need = Bd.FB.param("need");
+      (void)Need;
+      VarId Ws = Bd.read("t._workspaces", L(2, 5));
+      Inst &T = Bd.FB.emit(Op::Test, L(2, 8));
+      VarId Empty = Bd.FB.var();
+      T.Dst = Empty;
+      T.Test = TestKind::PlaceEmpty;
+      T.P.Kind = PlaceRef::Element;
+      T.P.Base = Ws;
+      T.P.Spelling = "_WS";
+      uint32_t Fill = Bd.FB.block(), Use = Bd.FB.block();
+      Bd.FB.branch(Empty, Fill, Use, L(2, 8));
+      Bd.FB.setBlock(Fill);
+      VarId New = Bd.alloc(AllocKind::Workspace, L(3, 30), "", true);
+      Inst &S = Bd.FB.emit(Op::Store, L(3, 9));
+      S.P.Kind = PlaceRef::Element;
+      S.P.Base = Ws;
+      S.P.Spelling = "_WS";
+      S.P.KeyPerLayer = PerLayer;
+      S.A = New;
+      Bd.FB.jump(Use);
+      Bd.FB.setBlock(Use);
+      Bd.use(Bd.get(Ws, L(4, 20), "_WS"), L(4, 20));
+      Bd.FB.finish();
+    }
+    FnId C = Pr.fn("capture");
+    {
+      B Bd(Pr.P.Functions[C]);
+      Bd.FB.emit(Op::RegionBegin, L(6, 5)).Region = RegionKind::Capture;
+      VarId N = Bd.FB.var();
+      Bd.FB.emit(Op::Const, L(7, 10)).Dst = N;
+      Bd.call(A, {N}, L(7, 5));
+      Bd.FB.emit(Op::RegionEnd, L(8, 5)).Region = RegionKind::Capture;
+      Bd.FB.finish();
+    }
+    std::string Out = render(analyze(Pr.P));
+    if (PerLayer)
+      EXPECT_EQ(Out, "");
+    else
+      EXPECT_NE(Out.find("3:9 tether-workspace-shared-across-layers"),
+                std::string::npos)
+          << Out;
+  }
+}

@@ -196,7 +196,7 @@ TEST(Lower, ContainerMethodsAreElementPlaces) {
                            "clear %1:d[0] @10:5"}));
 }
 
-TEST(Lower, ForOverItemsBindsTheValueToAnElement) {
+TEST(Lower, ForOverItemsBindsTheValueToEachSlot) {
   auto L = lower(std::string(Prelude) +
                  "def items(d):\n"
                  "    for k, v in d.items():\n"
@@ -205,9 +205,9 @@ TEST(Lower, ForOverItemsBindsTheValueToAnElement) {
                  "        torch.relu(w)\n");
   std::string D = L->fn("m.items");
   EXPECT_TRUE(hasLines(D, {"%1 = copy %0:d @6:17", "%4:k = copy %3 @6:9",
-                           "%5 = read %0:d[*] @6:12", "%6:v = copy %5 @6:12",
+                           "%5 = read %0:d[each] @6:12", "%6:v = copy %5 @6:12",
                            "use %6:v \"torch.relu\" @7:20"}));
-  EXPECT_TRUE(hasLines(D, {"%10 = read %0:d[*] @8:9", "%11:w = copy %10 @8:9"}));
+  EXPECT_TRUE(hasLines(D, {"%10 = read %0:d[each] @8:9", "%11:w = copy %10 @8:9"}));
 }
 
 TEST(Lower, UnboundContainerMethodsTakeTheirReceiverFirst) {
@@ -217,7 +217,7 @@ TEST(Lower, UnboundContainerMethodsTakeTheirReceiverFirst) {
                  "    for _, v in dict.items(d):\n"
                  "        torch.relu(v)\n");
   EXPECT_TRUE(hasLines(L->fn("m.f"), {"store %0:d[*] <- %2:t @6:5",
-                                      "%8 = read %0:d[*] @7:12", "%9:v = copy %8 @7:12"}));
+                                      "%8 = read %0:d[each] @7:12", "%9:v = copy %8 @7:12"}));
 }
 
 TEST(Lower, ConstructorAllocatesThenCallsInit) {
@@ -477,7 +477,7 @@ TEST(Lower, NoneFilledContainers) {
                  "B = dict.fromkeys(range(4))\n"
                  "C = defaultdict(lambda: None)\n");
   std::string D = L->fn("m");
-  EXPECT_TRUE(hasLines(D, {"%4 = read %2[*] @6:18", "%5:k = copy %4 @6:18",
+  EXPECT_TRUE(hasLines(D, {"%4 = read %2[each] @6:18", "%5:k = copy %4 @6:18",
                            "%6 = null @6:9", "store %0[*] <- %6 @6:9",
                            "store m.A <- %0 @6:1",
                            "%7 = alloc container \"dict.fromkeys\" @7:5",
