@@ -90,6 +90,7 @@ void Catalog::mergeFrom(const Catalog &O) {
     return;
   }
   extend(CapturePairs, O.CapturePairs);
+  extend(TaskUpdatePairs, O.TaskUpdatePairs);
   extend(CaptureGuards, O.CaptureGuards);
   extend(CaptureContexts, O.CaptureContexts);
   extend(CapturePredicates, O.CapturePredicates);
@@ -130,14 +131,18 @@ static llvm::Error checkOptions(const Catalog &Extra) {
     return llvm::createStringError(
         catalog::oneLine(("check option " + Option + ": " + Problem).str()));
   };
-  for (const CapturePair &P : Extra.CapturePairs) {
-    if (P.Begin.empty() || P.End.empty())
-      return Bad("CapturePairs",
-                 "'" + P.Begin + "=" + P.End + "' is not a begin=end pair");
-    for (const std::string *S : {&P.Begin, &P.End})
-      if (std::string Problem = catalog::patternProblem(*S); !Problem.empty())
-        return Bad("CapturePairs", Problem);
-  }
+  const std::pair<const char *, const std::vector<CapturePair> *> Pairs[] = {
+      {"CapturePairs", &Extra.CapturePairs},
+      {"TaskUpdatePairs", &Extra.TaskUpdatePairs}};
+  for (const auto &[Option, List] : Pairs)
+    for (const CapturePair &P : *List) {
+      if (P.Begin.empty() || P.End.empty())
+        return Bad(Option,
+                   "'" + P.Begin + "=" + P.End + "' is not a begin=end pair");
+      for (const std::string *S : {&P.Begin, &P.End})
+        if (std::string Problem = catalog::patternProblem(*S); !Problem.empty())
+          return Bad(Option, Problem);
+    }
   const std::pair<const char *, const std::vector<std::string> *> Lists[] = {
       {"CaptureGuards", &Extra.CaptureGuards},
       {"CaptureContexts", &Extra.CaptureContexts},
@@ -158,21 +163,24 @@ static llvm::Error checkOptions(const Catalog &Extra) {
 //===----------------------------------------------------------------------===//
 // CompiledCatalog
 //===----------------------------------------------------------------------===//
-static std::vector<std::string> begins(const Catalog &C) {
+static std::vector<std::string> begins(const std::vector<CapturePair> &Ps) {
   std::vector<std::string> R;
-  for (const CapturePair &P : C.CapturePairs)
+  for (const CapturePair &P : Ps)
     R.push_back(P.Begin);
   return R;
 }
-static std::vector<std::string> ends(const Catalog &C) {
+static std::vector<std::string> ends(const std::vector<CapturePair> &Ps) {
   std::vector<std::string> R;
-  for (const CapturePair &P : C.CapturePairs)
+  for (const CapturePair &P : Ps)
     R.push_back(P.End);
   return R;
 }
 
 CompiledCatalog::CompiledCatalog(const Catalog &C)
-    : Source(C), CaptureBegins(begins(C)), CaptureEnds(ends(C)),
+    : Source(C), CaptureBegins(begins(C.CapturePairs)),
+      CaptureEnds(ends(C.CapturePairs)),
+      TaskUpdateBegins(begins(C.TaskUpdatePairs)),
+      TaskUpdateEnds(ends(C.TaskUpdatePairs)),
       CaptureGuards(C.CaptureGuards), CaptureContexts(C.CaptureContexts),
       CapturePredicates(C.CapturePredicates),
       WeakRefFunctions(C.WeakRefFunctions), BlobFunctions(C.BlobFunctions),

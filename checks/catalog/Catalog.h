@@ -55,6 +55,11 @@ struct Catalog {
   bool Inherit = true;
 
   std::vector<CapturePair> CapturePairs;
+  /// Calls that begin and end a task update: the captured task of a graph
+  /// is recorded again with new arguments, which the graph then uses at
+  /// every replay (torch.npu.graph_task_update_begin/end, ACL's
+  /// aclmdlRICaptureTaskUpdateBegin/End).
+  std::vector<CapturePair> TaskUpdatePairs;
   /// RAII types whose constructor begins and destructor ends a capture.
   std::vector<std::string> CaptureGuards;
   /// Python context managers whose `with` body is a capture region.
@@ -98,7 +103,8 @@ struct Catalog {
 struct CompiledCatalog {
   explicit CompiledCatalog(const Catalog &C);
   Catalog Source;
-  NameSet CaptureBegins, CaptureEnds, CaptureGuards, CaptureContexts,
+  NameSet CaptureBegins, CaptureEnds, TaskUpdateBegins, TaskUpdateEnds,
+      CaptureGuards, CaptureContexts,
       CapturePredicates, WeakRefFunctions, BlobFunctions, WorkspaceProducers,
       WorkspaceNames, StreamSwitches, StreamSyncs;
   /// The end pattern paired with a begin name ("" when none).

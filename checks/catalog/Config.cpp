@@ -75,6 +75,7 @@ template <> struct MappingTraits<tether::Catalog> {
   static void mapping(IO &IO, tether::Catalog &C) {
     IO.mapOptional("inherit", C.Inherit, true);
     IO.mapOptional("capture_pairs", C.CapturePairs);
+    IO.mapOptional("task_update_pairs", C.TaskUpdatePairs);
     mapNames(IO, "capture_guards", C.CaptureGuards);
     mapNames(IO, "capture_contexts", C.CaptureContexts);
     mapNames(IO, "capture_predicates", C.CapturePredicates);

@@ -20,6 +20,12 @@ static Catalog makeDefaults() {
       // methods, matched on the same receiver.
       {"capture_begin", "capture_end"},
   };
+  C.TaskUpdatePairs = {
+      // torch_npu (torch.npu.graph_task_update_begin(stream, handle)),
+      // vLLM Ascend's update of captured attention tasks between replays.
+      {"graph_task_update_begin", "graph_task_update_end"},
+      {"aclmdlRICaptureTaskUpdateBegin", "aclmdlRICaptureTaskUpdateEnd"},
+  };
   C.CaptureGuards = {"*GraphCaptureGuard", "*StreamCaptureGuard"};
   C.CaptureContexts = {
       "torch.npu.graph",        "torch.cuda.graph",

@@ -19,6 +19,8 @@ inline constexpr const char *WorkspaceSharedAcrossLayers =
     "tether-workspace-shared-across-layers";
 inline constexpr const char *WeakRefOfMaybeNull =
     "tether-weak-ref-of-maybe-null";
+inline constexpr const char *GraphMemoryDiesBeforeReplay =
+    "tether-graph-memory-dies-before-replay";
 
 // tether-double-weak-ref
 inline constexpr const char *DoubleWeakRefWarning =
@@ -67,6 +69,15 @@ inline constexpr const char *WorkspaceSizedHere =
     "the workspace size is computed from this caller's arguments here";
 inline constexpr const char *WorkspaceOtherStream =
     "the slot is also used on another stream here";
+
+// tether-graph-memory-dies-before-replay
+inline constexpr const char *GraphMemoryDiesBeforeReplayWarning =
+    "memory bound into a graph task by a task update can die before the "
+    "graph's next replay; the updated task keeps its address";
+inline constexpr const char *TaskUpdateBeginsHere = "task update begins here";
+inline constexpr const char *TaskUpdateEndsHere = "task update ends here";
+inline constexpr const char *BoundIntoUpdatedTask =
+    "the memory is bound into the updated task here";
 
 // tether-weak-ref-of-maybe-null
 inline constexpr const char *WeakRefOfMaybeNullWarning =

@@ -13,6 +13,7 @@ TetherCheck::TetherCheck(llvm::StringRef Name,
                          clang::tidy::ClangTidyContext *Context)
     : ClangTidyCheck(Name, Context), Name(Name.str()),
       CapturePairs(Options.get("CapturePairs", "")),
+      TaskUpdatePairs(Options.get("TaskUpdatePairs", "")),
       CaptureGuards(Options.get("CaptureGuards", "")),
       WeakRefFunctions(Options.get("WeakRefFunctions", "")),
       BlobFunctions(Options.get("BlobFunctions", "")),
@@ -23,6 +24,7 @@ TetherCheck::TetherCheck(llvm::StringRef Name,
       ConfigFile(Options.getLocalOrGlobal("TetherConfig", "")) {
   Catalog Extra;
   Catalog::appendPairs(Extra.CapturePairs, CapturePairs);
+  Catalog::appendPairs(Extra.TaskUpdatePairs, TaskUpdatePairs);
   Catalog::appendList(Extra.CaptureGuards, CaptureGuards);
   Catalog::appendList(Extra.WeakRefFunctions, WeakRefFunctions);
   Catalog::appendList(Extra.BlobFunctions, BlobFunctions);
@@ -35,6 +37,7 @@ TetherCheck::TetherCheck(llvm::StringRef Name,
 
 void TetherCheck::storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CapturePairs", CapturePairs);
+  Options.store(Opts, "TaskUpdatePairs", TaskUpdatePairs);
   Options.store(Opts, "CaptureGuards", CaptureGuards);
   Options.store(Opts, "WeakRefFunctions", WeakRefFunctions);
   Options.store(Opts, "BlobFunctions", BlobFunctions);

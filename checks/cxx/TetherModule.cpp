@@ -1,5 +1,6 @@
 //===- TetherModule.cpp - Registers the tether checks ---------------------===//
 #include "DoubleWeakRefCheck.h"
+#include "GraphMemoryDiesBeforeReplayCheck.h"
 #include "WeakRefBeforeCaptureEndCheck.h"
 #include "WeakRefOfMaybeNullCheck.h"
 #include "WorkspaceSharedAcrossLayersCheck.h"
@@ -16,6 +17,8 @@ public:
     F.registerCheck<WorkspaceSharedAcrossLayersCheck>(
         "tether-workspace-shared-across-layers");
     F.registerCheck<WeakRefOfMaybeNullCheck>("tether-weak-ref-of-maybe-null");
+    F.registerCheck<GraphMemoryDiesBeforeReplayCheck>(
+        "tether-graph-memory-dies-before-replay");
   }
 };
 

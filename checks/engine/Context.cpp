@@ -32,12 +32,14 @@ Context::Context(const Program &P, Options O) : P(P), Opts(std::move(O)) {
           Allocs.push_back(AllocSite{FnId(F), In.Loc,
                                      In.Kind == Op::Alloc ? In.Alloc
                                                           : AllocKind::Tensor,
-                                     In.Kind == Op::Alloc && In.SizedByCaller});
+                                     In.Kind == Op::Alloc && In.SizedByCaller,
+                                     In.Kind == Op::Alloc && In.Device});
         }
         for (const CallTarget &T : In.Targets)
           if (T.Fn >= 0 && size_t(T.Fn) < N)
             HasCallers[T.Fn] = true;
-        if (In.Kind == Op::RegionBegin && In.Region == RegionKind::Capture) {
+        if (In.Kind == Op::RegionBegin && (In.Region == RegionKind::Capture ||
+                                           In.Region == RegionKind::TaskUpdate)) {
           RegionOfInst[G] = int32_t(Regions.size());
           Regions.push_back(RegionInfo{FnId(F), false, In.Loc, SrcLoc()});
         }

@@ -68,6 +68,7 @@ struct AllocSite {
   SrcLoc At;
   AllocKind Kind = AllocKind::Tensor;
   bool SizedByCaller = false;
+  bool Device = false; ///< Known device memory (Inst::Device).
 };
 
 // --- Summary effects (in the callee's terms) ------------------------------
@@ -94,6 +95,8 @@ struct UseEffect {
   CaptureState C;
   int32_t Stream = -1;
   bool SizeChecked = false;
+  /// The task update the use is in, inside the callee (-1: none there).
+  int32_t Update = -1;
 };
 /// A weak-ref conversion of (a path below) a parameter, here or in a
 /// callee it is passed to.
@@ -134,6 +137,15 @@ struct DeathFact {
   bool AtReturn;
   CaptureState C;
   bool AfterWeakStore; ///< On a path that stored a weak alias of it.
+  bool AfterBind = false; ///< On a path that bound it into an updated task.
+};
+/// Local memory an operation inside a task update uses: the updated task
+/// keeps its address for every later replay.
+struct BindFact {
+  MemId Memory;
+  SrcLoc At;
+  int32_t Update; ///< The task update region (Context::Regions).
+  SrcLoc Via;     ///< The call that handed the memory to a callee's update.
 };
 struct PlaceUseFact {
   MemId Place;
@@ -195,6 +207,7 @@ struct FunctionFacts {
   std::vector<NullConversionFact> NullConversions;
   std::vector<WeakStoreFact> WeakStores;
   std::vector<DeathFact> Deaths;
+  std::vector<BindFact> Binds;
   std::vector<PlaceUseFact> Uses;
   std::vector<DanglingFact> Danglings;
   std::vector<SlotWriteFact> SlotWrites;

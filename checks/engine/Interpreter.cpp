@@ -21,11 +21,12 @@ public:
       return Sum;
     order();
     // Deaths are tracked only for memory the function makes weak aliases
-    // of; when that set grows, the states are computed again with it.
+    // of or binds into an updated task (Watched); when that set grows, the
+    // states are computed again with it.
     for (int Round = 0; Round < 4; ++Round) {
-      size_t Known = WeakMade.size();
+      size_t Known = Watched.size();
       fixpoint();
-      if (WeakMade.size() == Known)
+      if (Watched.size() == Known)
         break;
     }
     Emit = true;
@@ -165,13 +166,19 @@ private:
     if (Dst == NoVar)
       return;
     Value Old = get(S, Dst);
+    // Memory the new value holds too is not let go of (a loop's next
+    // allocation at the same site is the same abstract memory).
+    Old.removeIf([&](const Atom &A) {
+      return A.Kind == Atom::Mem &&
+             std::find(V.begin(), V.end(), A) != V.end();
+    });
     S.set(Dst, std::move(V));
     dropHolder(S, Old, At);
   }
 
   void dropHolder(State &S, const Value &Old, SrcLoc At) {
     for (const Atom &A : Old) {
-      if (A.Kind != Atom::Mem || !memSetHas(WeakMade, A.M) || S.isDead(A.M))
+      if (A.Kind != Atom::Mem || !memSetHas(Watched, A.M) || S.isDead(A.M))
         continue;
       if (!heldBySomeVar(S, A.M))
         die(S, A.M, At, false);
@@ -223,7 +230,7 @@ private:
   /// Memory let go of at At that nothing else holds dies there.
   void letGo(State &S, const std::vector<MemId> &Let, SrcLoc At) {
     for (MemId X : Let)
-      if (memSetHas(WeakMade, X) && !S.isDead(X) && !heldBySomeVar(S, X))
+      if (memSetHas(Watched, X) && !S.isDead(X) && !heldBySomeVar(S, X))
         die(S, X, At, false);
   }
 
@@ -233,8 +240,9 @@ private:
       return;
     S.markDead(X, At);
     if (Emit && Rec)
-      Facts.Deaths.push_back(
-          DeathFact{X, At, AtReturn, S.Cap, memSetHas(S.Pending, X)});
+      Facts.Deaths.push_back(DeathFact{X, At, AtReturn, S.Cap,
+                                       memSetHas(S.Pending, X),
+                                       memSetHas(S.Bound, X)});
   }
 
   llvm::SmallVector<MemId, 2> places(const State &S, const PlaceRef &P) {
@@ -277,6 +285,10 @@ private:
       MemId X = I.Class >= 0
                     ? M.root(RootKind::Inst, uint32_t(I.Class))
                     : M.root(RootKind::Alloc, uint32_t(Cx.allocSite(F, B, Idx)));
+      // The site's memory of a loop's next iteration is alive again (what
+      // held the last one still counts: the site stands for both).
+      if (I.Class < 0)
+        S.revive(X);
       assign(S, I.Dst, Value(Atom::mem(X)), I.Loc);
       break;
     }
@@ -333,7 +345,9 @@ private:
               DanglingFact{A.W, A.M, DiedAt, I.Loc, S.Cap});
       }
       if (Emit)
-        use(V, I.Loc, spellingOf(V), S.Cap, S.Stream);
+        use(V, I.Loc, spellingOf(V), S.Cap, S.Stream, false, S.Update);
+      if (S.Update >= 0)
+        bind(S, V, I.Loc, S.Update);
       break;
     }
     case Op::Test: {
@@ -383,6 +397,8 @@ private:
       if (I.Region == RegionKind::Capture) {
         S.Cap.Mask = CaptureState::Inside;
         S.Cap.Region = Cx.regionOf(F, B, Idx);
+      } else if (I.Region == RegionKind::TaskUpdate) {
+        S.Update = Cx.regionOf(F, B, Idx);
       } else if (I.Region == RegionKind::Stream) {
         S.Stream = int32_t(M.str(I.Key));
       }
@@ -396,6 +412,13 @@ private:
         }
         S.Cap.Mask = CaptureState::Outside;
         S.Cap.Region = -1;
+      } else if (I.Region == RegionKind::TaskUpdate) {
+        if (S.Update >= 0) {
+          RegionInfo &R = Cx.Regions[S.Update];
+          if (R.Fn == F && !R.End.valid())
+            R.End = I.Loc;
+        }
+        S.Update = -1;
       } else if (I.Region == RegionKind::Stream) {
         S.Stream = -1;
       }
@@ -429,7 +452,7 @@ private:
       case Atom::Mem:
         R.add(Atom::weak(A.M, C));
         if (isLocalMemory(A.M))
-          memSetAdd(WeakMade, A.M);
+          memSetAdd(Watched, A.M);
         break;
       case Atom::Weak:
       case Atom::Null:
@@ -632,7 +655,7 @@ private:
           continue;
         MemId X = M.rebase(Arg.M, K, 0);
         if (Arg.Kind == Atom::Mem && isLocalMemory(X))
-          memSetAdd(WeakMade, X);
+          memSetAdd(Watched, X);
         if (Arg.Kind == Atom::Mem && K.Path.empty() && M.paramOf(X) >= 0 &&
             (!E.Unguarded || memSetHas(S.NonNull, X)))
           addConvert(ConvertEffect{X, ConvAt, false});
@@ -655,12 +678,15 @@ private:
       for (MemId P : substPlace(E.Place, Args))
         if (Emit)
           clear(P, E.At, E.Spelling, E.C.through(S.Cap));
-    if (Emit)
-      for (const UseEffect &E : Callee.Uses) {
-        Value V = subst(E.V, Args, T.Fn, I.Loc);
+    for (const UseEffect &E : Callee.Uses) {
+      Value V = subst(E.V, Args, T.Fn, I.Loc);
+      int32_t Update = E.Update >= 0 ? E.Update : S.Update;
+      if (Emit)
         use(V, E.At, E.Spelling, E.C.through(S.Cap),
-            E.Stream >= 0 ? E.Stream : S.Stream, E.SizeChecked);
-      }
+            E.Stream >= 0 ? E.Stream : S.Stream, E.SizeChecked, Update);
+      if (Update >= 0)
+        bind(S, V, E.At, Update, I.Loc);
+    }
     for (MemId X : Callee.Escapes)
       for (MemId P : substPlace(X, Args))
         escape(S, Value(Atom::mem(P)));
@@ -691,7 +717,7 @@ private:
                    Cx.Allocs[M.key(A.M).A].Fn == Callee;
         Out.add(A.Kind == Atom::Weak && !Own ? Atom::weak(A.M, C) : A);
         if (A.Kind == Atom::Weak && isLocalMemory(A.M))
-          memSetAdd(WeakMade, A.M);
+          memSetAdd(Watched, A.M);
         continue;
       }
       if (size_t(P) >= Args.size())
@@ -711,7 +737,7 @@ private:
           if (A.Kind == Atom::Weak) {
             Out.add(Atom::weak(X, C));
             if (isLocalMemory(X))
-              memSetAdd(WeakMade, X);
+              memSetAdd(Watched, X);
           } else {
             Out.add(Atom::mem(X));
           }
@@ -857,12 +883,12 @@ private:
   }
 
   void use(const Value &V, SrcLoc At, const std::string &Sp, CaptureState C,
-           int32_t Stream, bool Checked = false) {
+           int32_t Stream, bool Checked = false, int32_t Update = -1) {
     if (involvesParam(V)) {
       bool AnyChecked = Checked;
       for (const Atom &A : V)
         AnyChecked |= A.Kind == Atom::Mem && memSetHas(SizeChecked, A.M);
-      Sum.Uses.push_back(UseEffect{V, At, Sp, C, Stream, AnyChecked});
+      Sum.Uses.push_back(UseEffect{V, At, Sp, C, Stream, AnyChecked, Update});
     }
     if (!Rec)
       return;
@@ -874,6 +900,23 @@ private:
         continue;
       Facts.Uses.push_back(PlaceUseFact{
           *P, At, Sp, C, Stream, Checked || memSetHas(SizeChecked, A.M)});
+    }
+  }
+
+  /// An operation of a task update uses V: local memory in it is bound
+  /// into the updated task, which the graph uses at every later replay.
+  void bind(State &S, const Value &V, SrcLoc At, int32_t Update,
+            SrcLoc Via = SrcLoc()) {
+    for (const Atom &A : V) {
+      // Device memory only: a list of arguments or an object of the
+      // caller's is no address a task keeps.
+      if (A.Kind != Atom::Mem || !isLocalMemory(A.M) ||
+          !Cx.Allocs[M.key(A.M).A].Device)
+        continue;
+      memSetAdd(S.Bound, A.M);
+      memSetAdd(Watched, A.M);
+      if (Emit && Rec)
+        Facts.Binds.push_back(BindFact{A.M, At, Update, Via});
     }
   }
 
@@ -902,7 +945,7 @@ private:
     std::vector<MemId> Dying;
     for (const auto &[V, Val] : S.Vals)
       for (const Atom &A : Val)
-        if (A.Kind == Atom::Mem && memSetHas(WeakMade, A.M) &&
+        if (A.Kind == Atom::Mem && memSetHas(Watched, A.M) &&
             !S.isDead(A.M) &&
             std::find(Dying.begin(), Dying.end(), A.M) == Dying.end())
           Dying.push_back(A.M);
@@ -920,7 +963,7 @@ private:
   bool Emit = false;
   std::vector<State> In;
   std::vector<uint32_t> Rpo, RpoIndex;
-  MemSet WeakMade, SizeChecked;
+  MemSet Watched, SizeChecked;
   llvm::DenseMap<MemId, std::string> Spelling;
   std::vector<const Inst *> WeakProducer;
 };

@@ -143,6 +143,10 @@ struct Inst {
   ClassId Class = -1;         ///< Alloc of an Object: its in-tree class.
   bool SizedByCaller = false; ///< Alloc: size computed from the caller's
                               ///< arguments (not a maximum).
+  /// Alloc: known to make device memory (a tensor factory, a workspace
+  /// producer, a C++ call typed to return a tensor), not a value of a call
+  /// the frontend cannot type.
+  bool Device = false;
   bool MayBeAbsent = false;   ///< Read: `.get(k)` / `find`: may be empty.
   std::vector<CallTarget> Targets; ///< Call: the resolved candidates.
   std::vector<VarId> Args;         ///< Call: every argument (unresolved

@@ -86,10 +86,19 @@ void State::markDead(MemId M, SrcLoc At) {
     Dead.insert(It, {M, At});
 }
 
+void State::revive(MemId M) {
+  auto It = std::lower_bound(
+      Dead.begin(), Dead.end(), M,
+      [](const std::pair<MemId, SrcLoc> &P, MemId K) { return P.first < K; });
+  if (It != Dead.end() && It->first == M)
+    Dead.erase(It);
+}
+
 bool State::operator==(const State &O) const {
   if (Reached != O.Reached || !(Cap == O.Cap) || Stream != O.Stream ||
       Empty != O.Empty || NonNull != O.NonNull || Escaped != O.Escaped ||
-      Pending != O.Pending || Held != O.Held || Vals.size() != O.Vals.size() ||
+      Pending != O.Pending || Held != O.Held || Update != O.Update ||
+      Bound != O.Bound || Vals.size() != O.Vals.size() ||
       Truths.size() != O.Truths.size() || Dead.size() != O.Dead.size())
     return false;
   for (size_t I = 0; I < Vals.size(); ++I)
@@ -195,6 +204,16 @@ bool joinInto(State &Into, const State &From) {
     Into.Held = std::move(Hd);
     Changed = true;
   }
+  // Task updates: inside on some path; bound memory: on some path.
+  if (Into.Update < 0 && From.Update >= 0) {
+    Into.Update = From.Update;
+    Changed = true;
+  }
+  for (MemId M : From.Bound)
+    if (!memSetHas(Into.Bound, M)) {
+      memSetAdd(Into.Bound, M);
+      Changed = true;
+    }
   // Deaths: on some path.
   for (const auto &[M, At] : From.Dead)
     if (!Into.isDead(M)) {

@@ -28,6 +28,10 @@ struct State {
   std::vector<std::pair<VarId, Truth>> Truths;
   CaptureState Cap;
   int32_t Stream = -1; ///< Interned stream spelling; -1 default, -2 mixed.
+  /// The task update region some path is inside (-1: none).
+  int32_t Update = -1;
+  /// Local memory an operation of a task update used, on some path.
+  MemSet Bound;
   MemSet Empty;        ///< Places known to hold nothing on this path.
   MemSet NonNull;      ///< Places known to hold a value on this path.
   /// Memory whose last strong holder died on some path, and where.
@@ -49,6 +53,7 @@ struct State {
   void setTruth(VarId V, Truth T);
   bool isDead(MemId M, SrcLoc *At = nullptr) const;
   void markDead(MemId M, SrcLoc At);
+  void revive(MemId M);
   bool operator==(const State &O) const;
 };
 

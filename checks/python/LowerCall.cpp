@@ -72,16 +72,11 @@ bool isMetadataMethod(llvm::StringRef N) {
       .Default(false);
 }
 
-/// torch_npu's task group / task update calls (not in the catalog, whose
-/// schema has no field for them yet): the region each opens or closes.
+/// torch_npu's task group calls (not in the catalog: a task group only
+/// names the tasks of a capture, which the capture's own region covers).
 bool taskRegion(llvm::StringRef Last, engine::RegionKind &K, bool &Begin) {
   if (Last == "graph_task_group_begin" || Last == "graph_task_group_end") {
     K = engine::RegionKind::TaskGroup;
-    Begin = Last.ends_with("begin");
-    return true;
-  }
-  if (Last == "graph_task_update_begin" || Last == "graph_task_update_end") {
-    K = engine::RegionKind::TaskUpdate;
     Begin = Last.ends_with("begin");
     return true;
   }
@@ -335,6 +330,12 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
       Region = Begin = true;
     else if (!D.empty() && (Cat.CaptureEnds.matches(Qual) || Cat.CaptureEnds.matches(D)))
       Region = true;
+    else if (!D.empty() && (Cat.TaskUpdateBegins.matches(Qual) ||
+                            Cat.TaskUpdateBegins.matches(D)))
+      Region = Begin = true, RK = engine::RegionKind::TaskUpdate;
+    else if (!D.empty() && (Cat.TaskUpdateEnds.matches(Qual) ||
+                            Cat.TaskUpdateEnds.matches(D)))
+      Region = true, RK = engine::RegionKind::TaskUpdate;
     else if (!D.empty())
       Region = taskRegion(Last, RK, Begin);
     if (Region) {
@@ -551,6 +552,7 @@ VarId FnLowerer::externalOp(std::vector<CallArg> &As, TSNode N,
   I.Dst = T;
   I.Name = Spelled;
   I.Alloc = Producer ? engine::AllocKind::Workspace : engine::AllocKind::Tensor;
+  I.Device = Producer || isAllocation(Last);
   if (!Producer && isAllocation(Last)) {
     // A size computed from this function's arguments (or its object's
     // fields), not a maximum the caller cannot exceed.

@@ -51,6 +51,8 @@ struct Scratch {
 void addOption(Catalog &Extra, StringRef Name, StringRef Value) {
   if (Name == "CapturePairs")
     return Catalog::appendPairs(Extra.CapturePairs, Value);
+  if (Name == "TaskUpdatePairs")
+    return Catalog::appendPairs(Extra.TaskUpdatePairs, Value);
   std::vector<std::string> *Field =
       llvm::StringSwitch<std::vector<std::string> *>(Name)
           .Case("CaptureGuards", &Extra.CaptureGuards)

@@ -59,6 +59,31 @@ TEST(Catalog, ParsesAndMerges) {
   EXPECT_EQ(CC.endFor("my_begin"), "my_end");
 }
 
+TEST(Catalog, TaskUpdatePairs) {
+  CompiledCatalog D(Catalog::defaults());
+  EXPECT_TRUE(D.TaskUpdateBegins.matches("torch.npu.graph_task_update_begin"));
+  EXPECT_TRUE(D.TaskUpdateEnds.matches("aclmdlRICaptureTaskUpdateEnd"));
+  EXPECT_FALSE(D.CaptureBegins.matches("torch.npu.graph_task_update_begin"));
+  auto C = Catalog::parse("task_update_pairs:\n"
+                          "  - begin: my_ext.update_begin\n"
+                          "    end: my_ext.update_end\n",
+                          "t.yaml");
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  Catalog M = Catalog::defaults();
+  M.mergeFrom(*C);
+  CompiledCatalog CC(M);
+  EXPECT_TRUE(CC.TaskUpdateBegins.matches("my_ext.update_begin"));
+  EXPECT_TRUE(CC.TaskUpdateEnds.matches("my_ext.update_end"));
+  EXPECT_TRUE(CC.TaskUpdateBegins.matches("graph_task_update_begin")); // kept
+  Catalog Bad;
+  Catalog::appendPairs(Bad.TaskUpdatePairs, "only_begin");
+  CatalogProvider P("", Bad);
+  auto R = P.forFile("/nonexistent/dir/a.py");
+  ASSERT_FALSE(bool(R));
+  EXPECT_NE(llvm::toString(R.takeError()).find("TaskUpdatePairs"),
+            std::string::npos);
+}
+
 TEST(Catalog, InheritFalseReplacesDefaults) {
   auto C = Catalog::parse("inherit: false\nweak_ref_functions: [only_this]\n",
                           "t.yaml");

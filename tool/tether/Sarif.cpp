@@ -51,6 +51,14 @@ const RuleText Rules[] = {
      "Weak-ref conversion of a value that may be empty",
      "A weak-ref conversion is applied to a value that may be None, an "
      "undefined tensor or an empty optional."},
+    {msg::GraphMemoryDiesBeforeReplay,
+     "Memory bound into a graph task by a task update can die before the "
+     "next replay",
+     "An operation inside a task update (the captured task recorded again "
+     "with new arguments) uses local memory whose last strong reference "
+     "dies afterwards, at the next loop iteration or the function's return. "
+     "The graph keeps the address for every later replay while the caching "
+     "allocator hands the block out again."},
 };
 
 Object physical(const Location &L) {

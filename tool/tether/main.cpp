@@ -167,7 +167,8 @@ static std::vector<std::string> enabledChecks() {
   clang::tidy::GlobList Filter(Checks);
   for (const char *Name : {msg::WeakRefBeforeCaptureEnd, msg::DoubleWeakRef,
                            msg::WorkspaceSharedAcrossLayers,
-                           msg::WeakRefOfMaybeNull})
+                           msg::WeakRefOfMaybeNull,
+                           msg::GraphMemoryDiesBeforeReplay})
     if (Filter.contains(Name) && !llvm::is_contained(Out, Name))
       Out.push_back(Name);
   return Out;

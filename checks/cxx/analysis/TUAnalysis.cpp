@@ -32,13 +32,15 @@ std::string tether::cxx::catalogKey(const Catalog &C) {
     }
     K += '\x1e';
   };
-  for (const CapturePair &P : C.CapturePairs) {
-    K += P.Begin;
-    K += '=';
-    K += P.End;
-    K += '\x1f';
+  for (const auto *Pairs : {&C.CapturePairs, &C.TaskUpdatePairs}) {
+    for (const CapturePair &P : *Pairs) {
+      K += P.Begin;
+      K += '=';
+      K += P.End;
+      K += '\x1f';
+    }
+    K += '\x1e';
   }
-  K += '\x1e';
   Add(C.CaptureGuards);
   Add(C.CaptureContexts);
   Add(C.CapturePredicates);

@@ -95,6 +95,7 @@ void FunctionLowering::alloc(const Expr *E, engine::AllocKind K,
   engine::Inst &I = F.Blocks[B.current()].Insts.back();
   I.Alloc = K;
   I.SizedByCaller = Sized;
+  I.Device = K == engine::AllocKind::Tensor || K == engine::AllocKind::Workspace;
   if (const auto *Call = dyn_cast<CallExpr>(E))
     if (const FunctionDecl *FD = Call->getDirectCallee())
       I.Name = FD->getNameAsString();
@@ -226,6 +227,15 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
   if (TU.fnOf(FD) < 0 && FD->getIdentifier() &&
       (Cat.StreamSyncs.matches(Name) || Cat.StreamSyncs.matches(FD->getName())))
     emit(Op::Sync, E->getBeginLoc());
+  bool UpdateBegin = Cat.TaskUpdateBegins.matches(Name);
+  if (UpdateBegin || Cat.TaskUpdateEnds.matches(Name)) {
+    engine::Inst &I = emit(UpdateBegin ? Op::RegionBegin : Op::RegionEnd,
+                           E->getBeginLoc());
+    I.Region = engine::RegionKind::TaskUpdate;
+    I.Key = Key ? spelling(Key) : std::string();
+    I.Name = FD->getNameAsString();
+    return true;
+  }
   bool Begin = Cat.CaptureBegins.matches(Name);
   if (Begin || Cat.CaptureEnds.matches(Name)) {
     // ACL's task-group pair is in the catalog's capture pairs; the IR

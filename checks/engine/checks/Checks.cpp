@@ -9,6 +9,7 @@ void runChecks(Context &Cx, std::vector<Finding> &Out) {
   checkDoubleWeakRef(Q, Out);
   checkWorkspaceSharedAcrossLayers(Q, Out);
   checkWeakRefOfMaybeNull(Q, Out);
+  checkGraphMemoryDiesBeforeReplay(Q, Out);
 }
 
 } // namespace tether::engine

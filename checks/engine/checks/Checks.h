@@ -17,6 +17,8 @@ void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out);
 void checkDoubleWeakRef(const Query &Q, std::vector<Finding> &Out);
 void checkWorkspaceSharedAcrossLayers(const Query &Q, std::vector<Finding> &Out);
 void checkWeakRefOfMaybeNull(const Query &Q, std::vector<Finding> &Out);
+void checkGraphMemoryDiesBeforeReplay(const Query &Q,
+                                      std::vector<Finding> &Out);
 
 /// Every check, in the order above.
 void runChecks(Context &Cx, std::vector<Finding> &Out);

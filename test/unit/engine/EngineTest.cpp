@@ -87,6 +87,7 @@ struct B {
     I.Dst = V;
     I.Alloc = K;
     I.SizedByCaller = Sized;
+    I.Device = K == AllocKind::Tensor || K == AllocKind::Workspace;
     return V;
   }
   VarId weak(VarId Of, SrcLoc At, const std::string &Name = "") {
@@ -548,5 +549,31 @@ TEST(EngineTest, SlotKeyedByTheLayerIsNotShared) {
       EXPECT_NE(Out.find("3:9 tether-workspace-shared-across-layers"),
                 std::string::npos)
           << Out;
+  }
+}
+
+/// A workspace allocated for a task update and bound into the updated task
+/// dies at the return; kept in a global, it does not.
+TEST(EngineTest, TaskUpdateBindsWhatItUses) {
+  for (bool Kept : {false, true}) {
+    Prog Pr;
+    FnId F = Pr.fn("update");
+    {
+      B Bd(Pr.P.Functions[F]);
+      VarId Ws = Bd.alloc(AllocKind::Workspace, L(2, 10), "ws");
+      if (Kept)
+        Bd.storeGlobal("t._KEEP", Ws, L(3, 5));
+      Bd.FB.emit(Op::RegionBegin, L(4, 5)).Region = RegionKind::TaskUpdate;
+      Bd.use(Ws, L(5, 20));
+      Bd.FB.emit(Op::RegionEnd, L(6, 5)).Region = RegionKind::TaskUpdate;
+      Bd.FB.ret(NoVar, L(7, 1));
+    }
+    EXPECT_EQ(render(analyze(Pr.P)),
+              Kept ? ""
+                   : "5:20 tether-graph-memory-dies-before-replay\n"
+                     "  4:5 task update begins here\n"
+                     "  6:5 task update ends here\n"
+                     "  7:1 the last strong reference to the memory dies here\n")
+        << (Kept ? "kept" : "local");
   }
 }

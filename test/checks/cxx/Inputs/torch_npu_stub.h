@@ -102,6 +102,8 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
 aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI);
 aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
 aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, void **handle);
+aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, void *handle);
+aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
 
 // Ops that read their tensor arguments on the device.
 namespace at_npu::native {

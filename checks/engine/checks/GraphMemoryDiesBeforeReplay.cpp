@@ -1,0 +1,58 @@
+//===- GraphMemoryDiesBeforeReplay.cpp - tether-graph-memory-dies-before-replay
+//
+// A task update records a captured task again with new arguments; the
+// graph uses them at every later replay. Local memory an operation of the
+// update uses (a workspace allocated for the update) whose last strong
+// reference dies afterwards (the next loop iteration, the function's
+// return) is freed while the graph still points at it: the caching
+// allocator hands it out again before the next replay. Memory kept in a
+// place that outlives the function (a structure held beside the graph), or
+// read from one (the workspace captured with the graph), is not reported.
+//
+//===----------------------------------------------------------------------===//
+#include "engine/checks/Checks.h"
+#include "common/Messages.h"
+
+#include <set>
+
+namespace tether::engine {
+
+void checkGraphMemoryDiesBeforeReplay(const Query &Q,
+                                      std::vector<Finding> &Out) {
+  const Context &Cx = Q.Cx;
+  std::set<SrcLoc> Seen; // one finding per binding operation
+  for (size_t I = 0; I < Cx.Facts.size(); ++I) {
+    const FunctionFacts &Fa = Cx.Facts[I];
+    for (const DeathFact &D : Fa.Deaths) {
+      if (!D.AfterBind)
+        continue;
+      const BindFact *Bind = nullptr;
+      for (const BindFact &B : Fa.Binds)
+        if (B.Memory == D.Memory && (!Bind || B.At < Bind->At))
+          Bind = &B;
+      // Memory a caller handed to a helper that runs the update is the
+      // caller's story: reported at its call, with a note at the use.
+      SrcLoc At = Bind && Bind->Via.valid() ? Bind->Via : Bind ? Bind->At : SrcLoc();
+      if (!Bind || !Seen.insert(At).second)
+        continue;
+      Finding Fi;
+      Fi.Check = msg::GraphMemoryDiesBeforeReplay;
+      Fi.Loc = Cx.loc(At);
+      Fi.Message = msg::GraphMemoryDiesBeforeReplayWarning;
+      const RegionInfo *R = Bind->Update >= 0 &&
+                                    size_t(Bind->Update) < Cx.Regions.size()
+                                ? &Cx.Regions[Bind->Update]
+                                : nullptr;
+      if (R)
+        Fi.Notes.push_back(Note{Cx.loc(R->Begin), msg::TaskUpdateBeginsHere});
+      if (Bind->Via.valid())
+        Fi.Notes.push_back(Note{Cx.loc(Bind->At), msg::BoundIntoUpdatedTask});
+      if (R && R->End.valid())
+        Fi.Notes.push_back(Note{Cx.loc(R->End), msg::TaskUpdateEndsHere});
+      Fi.Notes.push_back(Note{Cx.loc(D.At), msg::LastStrongRefDies});
+      Out.push_back(std::move(Fi));
+    }
+  }
+}
+
+} // namespace tether::engine

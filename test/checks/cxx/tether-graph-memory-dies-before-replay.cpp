@@ -1,0 +1,71 @@
+// RUN: %clang_tidy --checks='-*,tether-graph-memory-dies-before-replay' %s -- -std=c++17 -isystem %S/Inputs \
+// RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='note:'
+// RUN: not %tether check --checks='tether-graph-memory-dies-before-replay' %s -- -std=c++17 -isystem %S/Inputs \
+// RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='note:'
+
+#include "torch_npu_stub.h"
+
+using at_npu::native::npu_paged_attention;
+
+//===--- a workspace allocated for the update, per layer in a loop --------===//
+// The updated task keeps the workspace's address; the local dies at the next
+// iteration and at the return, and the allocator hands the block out again
+// before the next replay.
+void update_layers(aclrtStream stream, const std::vector<void *> &handles,
+                   const at::Tensor &q, int64_t n) {
+  for (void *handle : handles) {
+    at::Tensor workspace = at::empty({n});
+    aclmdlRICaptureTaskUpdateBegin(stream, handle);
+    npu_paged_attention(q, workspace);
+    aclmdlRICaptureTaskUpdateEnd(stream);
+  }
+}
+// CHECK: :[[@LINE-4]]:28: warning: memory bound into a graph task by a task update can die before the graph's next replay; the updated task keeps its address [tether-graph-memory-dies-before-replay]
+// CHECK: :[[@LINE-6]]:5: note: task update begins here
+// CHECK: :[[@LINE-5]]:5: note: task update ends here
+// CHECK: :[[@LINE-5]]:3: note: the last strong reference to the memory dies here
+
+//===--- through a helper that runs the update ---------------------------===//
+void update_one(aclrtStream stream, void *handle, const at::Tensor &q,
+                const at::Tensor &ws) {
+  aclmdlRICaptureTaskUpdateBegin(stream, handle);
+  npu_paged_attention(q, ws);
+  aclmdlRICaptureTaskUpdateEnd(stream);
+}
+void update_through_helper(aclrtStream stream, void *handle, const at::Tensor &q) {
+  update_one(stream, handle, q, at::empty({64}));
+}
+// CHECK: :[[@LINE-2]]:3: warning: memory bound into a graph task by a task update can die before the graph's next replay
+// CHECK: :[[@LINE-8]]:3: note: task update begins here
+// CHECK: :[[@LINE-8]]:26: note: the memory is bound into the updated task here
+// CHECK: :[[@LINE-8]]:3: note: task update ends here
+// CHECK: :[[@LINE-6]]:33: note: the last strong reference to the memory dies here
+
+//===--- negative: the workspace captured with the graph is reused --------===//
+static std::unordered_map<int64_t, at::Tensor> g_captured_ws;
+void update_reusing(aclrtStream stream, void *handle, const at::Tensor &q,
+                    int64_t n) {
+  aclmdlRICaptureTaskUpdateBegin(stream, handle);
+  npu_paged_attention(q, g_captured_ws[n]);
+  aclmdlRICaptureTaskUpdateEnd(stream);
+}
+
+//===--- negative: the update's buffers live beside the graph -------------===//
+struct UpdateBuffers {
+  std::vector<at::Tensor> workspaces;
+};
+static UpdateBuffers g_update_buffers;
+void update_keeping(aclrtStream stream, void *handle, const at::Tensor &q,
+                    int64_t n) {
+  at::Tensor workspace = at::empty({n});
+  g_update_buffers.workspaces.push_back(workspace);
+  aclmdlRICaptureTaskUpdateBegin(stream, handle);
+  npu_paged_attention(q, workspace);
+  aclmdlRICaptureTaskUpdateEnd(stream);
+}
+
+//===--- negative: the same op outside any task update --------------------===//
+void eager(const at::Tensor &q, int64_t n) {
+  at::Tensor workspace = at::empty({n});
+  npu_paged_attention(q, workspace);
+}
