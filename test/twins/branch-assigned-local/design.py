@@ -8,8 +8,8 @@
 # return and the next layer hands the freed memory to its captured task. (In
 # C++ the local is declared before the if/else.)
 #
-# Expected: `store`, the conversion in the helper, is
-# tether-weak-ref-before-capture-end; its call (`store-call`) stays silent.
+# Expected: `store-call`, the call that hands the helper the workspace, is
+# tether-weak-ref-before-capture-end (with a note at the helper's `store`).
 # The fixed twin's helper stores strongly (`fixed-store`): silent. The store
 # is the slot's first fill (looked up first), not a replacement.
 import torch

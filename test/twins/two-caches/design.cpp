@@ -9,7 +9,8 @@
 // the read of the main cache by the next layer must not be lost where the two
 // paths join.
 //
-// Expected: `store` is tether-weak-ref-before-capture-end (the draft model's
+// Expected: `store-call` (the call that hands the helper the workspace, with a
+// note at its `store`) is tether-weak-ref-before-capture-end (the draft model's
 // strong store `draft-store` is silent). The fixed twin's helper stores
 // strongly (`fixed-store`): silent. The stores are first fills (looked up
 // first), not replacements.

@@ -8,9 +8,9 @@
 # layer's local dies at its return and the next layer hands the freed memory
 # to its captured task.
 #
-# Expected: `store`, the conversion in the helper, is
-# tether-weak-ref-before-capture-end; the helper's call (`store-call`) is not
-# where the weak reference is made and stays silent. The fixed twin (the
+# Expected: `store-call`, the call that hands the helper the workspace, is
+# tether-weak-ref-before-capture-end, with a note at the helper's `store`
+# (the helper is right for callers that keep the workspace). The fixed twin (the
 # #5522 fix) stores the workspace strongly (`fixed-store`) and weakens the
 # cache only after the capture block, skipping empty slots (`fixed-weaken`):
 # both silent.
