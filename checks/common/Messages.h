@@ -78,6 +78,11 @@ inline constexpr const char *TaskUpdateBeginsHere = "task update begins here";
 inline constexpr const char *TaskUpdateEndsHere = "task update ends here";
 inline constexpr const char *BoundIntoUpdatedTask =
     "the memory is bound into the updated task here";
+inline constexpr const char *OutOfPoolDiesWarning =
+    "memory allocated outside the graph's pool and read by a captured task "
+    "can die while the graph lives; the graph keeps its address";
+inline constexpr const char *BoundIntoCapturedTask =
+    "the memory is read by a captured task here";
 
 // tether-weak-ref-of-maybe-null
 inline constexpr const char *WeakRefOfMaybeNullWarning =

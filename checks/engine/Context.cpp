@@ -41,7 +41,8 @@ Context::Context(const Program &P, Options O) : P(P), Opts(std::move(O)) {
         if (In.Kind == Op::RegionBegin && (In.Region == RegionKind::Capture ||
                                            In.Region == RegionKind::TaskUpdate)) {
           RegionOfInst[G] = int32_t(Regions.size());
-          Regions.push_back(RegionInfo{FnId(F), false, In.Loc, SrcLoc()});
+          Regions.push_back(
+              RegionInfo{FnId(F), false, In.Loc, SrcLoc(), In.Region, {}});
         }
       }
   }

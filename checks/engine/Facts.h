@@ -48,6 +48,14 @@ struct RegionInfo {
   FnId Fn = -1;
   bool Predicate = false; ///< Opened by a capture predicate (no end).
   SrcLoc Begin, End;
+  RegionKind Kind = RegionKind::Capture; ///< Capture or TaskUpdate.
+  /// Capture: the graph object the region captures into, as the opening
+  /// instruction names it (empty when it names none, as ACL's stream does).
+  Value Graph;
+  /// Capture: the graph outlives the function on some path: it is the
+  /// caller's (a parameter, a field, a global), or the function stores it
+  /// in a place or returns it.
+  bool GraphKept = false;
 };
 
 /// Where a weak reference was made, as the function holding it sees it.
@@ -95,7 +103,8 @@ struct UseEffect {
   CaptureState C;
   int32_t Stream = -1;
   bool SizeChecked = false;
-  /// The task update the use is in, inside the callee (-1: none there).
+  /// The region that binds what the use reads, inside the callee: a task
+  /// update, or the callee's own capture (-1: none there).
   int32_t Update = -1;
 };
 /// A weak-ref conversion of (a path below) a parameter, here or in a
@@ -144,8 +153,8 @@ struct DeathFact {
 struct BindFact {
   MemId Memory;
   SrcLoc At;
-  int32_t Update; ///< The task update region (Context::Regions).
-  SrcLoc Via;     ///< The call that handed the memory to a callee's update.
+  int32_t Region; ///< The task update or capture (Context::Regions).
+  SrcLoc Via;     ///< The call that handed the memory to a callee's region.
 };
 struct PlaceUseFact {
   MemId Place;

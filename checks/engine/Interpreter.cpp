@@ -289,6 +289,7 @@ private:
       // held the last one still counts: the site stands for both).
       if (I.Class < 0)
         S.revive(X);
+      madeInCapture(S, Value(Atom::mem(X)));
       assign(S, I.Dst, Value(Atom::mem(X)), I.Loc);
       break;
     }
@@ -344,10 +345,11 @@ private:
           Facts.Danglings.push_back(
               DanglingFact{A.W, A.M, DiedAt, I.Loc, S.Cap});
       }
+      int32_t R = bindingRegion(S);
       if (Emit)
-        use(V, I.Loc, spellingOf(V), S.Cap, S.Stream, false, S.Update);
-      if (S.Update >= 0)
-        bind(S, V, I.Loc, S.Update);
+        use(V, I.Loc, spellingOf(V), S.Cap, S.Stream, false, R);
+      if (R >= 0)
+        bind(S, V, I.Loc, R);
       break;
     }
     case Op::Test: {
@@ -397,6 +399,14 @@ private:
       if (I.Region == RegionKind::Capture) {
         S.Cap.Mask = CaptureState::Inside;
         S.Cap.Region = Cx.regionOf(F, B, Idx);
+        // The graph: its own death is watched (a local graph that dies
+        // with its inputs leaves nothing to replay).
+        Value G = get(S, I.A);
+        for (const Atom &A : G)
+          if (A.Kind == Atom::Mem && isLocalMemory(A.M))
+            memSetAdd(Watched, A.M);
+        if (Emit && S.Cap.Region >= 0)
+          Cx.Regions[S.Cap.Region].Graph.join(G);
       } else if (I.Region == RegionKind::TaskUpdate) {
         S.Update = Cx.regionOf(F, B, Idx);
       } else if (I.Region == RegionKind::Stream) {
@@ -556,6 +566,7 @@ private:
       for (VarId A : I.Args)
         escape(S, get(S, A));
       MemId X = M.root(RootKind::Alloc, uint32_t(Cx.allocSite(F, B, Idx)));
+      madeInCapture(S, Value(Atom::mem(X)));
       assign(S, I.Dst, Value(Atom::mem(X)), I.Loc);
       return;
     }
@@ -572,6 +583,7 @@ private:
       Predicate |= Callee.ReturnsCapturePredicate;
       applyEffects(S, I, T, Callee, Args);
     }
+    madeInCapture(S, R);
     assign(S, I.Dst, std::move(R), I.Loc);
     noteProducer(I);
     if (Predicate && I.Dst != NoVar) {
@@ -680,12 +692,12 @@ private:
           clear(P, E.At, E.Spelling, E.C.through(S.Cap));
     for (const UseEffect &E : Callee.Uses) {
       Value V = subst(E.V, Args, T.Fn, I.Loc);
-      int32_t Update = E.Update >= 0 ? E.Update : S.Update;
+      int32_t R = E.Update >= 0 ? E.Update : bindingRegion(S);
       if (Emit)
         use(V, E.At, E.Spelling, E.C.through(S.Cap),
-            E.Stream >= 0 ? E.Stream : S.Stream, E.SizeChecked, Update);
-      if (Update >= 0)
-        bind(S, V, E.At, Update, I.Loc);
+            E.Stream >= 0 ? E.Stream : S.Stream, E.SizeChecked, R);
+      if (R >= 0)
+        bind(S, V, E.At, R, I.Loc);
     }
     for (MemId X : Callee.Escapes)
       for (MemId P : substPlace(X, Args))
@@ -903,21 +915,65 @@ private:
     }
   }
 
-  /// An operation of a task update uses V: local memory in it is bound
-  /// into the updated task, which the graph uses at every later replay.
-  void bind(State &S, const Value &V, SrcLoc At, int32_t Update,
+  /// An operation of a task update, or of this function's own capture,
+  /// uses V: local device memory in it is bound into the graph's task,
+  /// which the graph uses at every later replay.
+  void bind(State &S, const Value &V, SrcLoc At, int32_t Region,
             SrcLoc Via = SrcLoc()) {
+    bool Capture = Cx.Regions[Region].Kind == RegionKind::Capture;
     for (const Atom &A : V) {
       // Device memory only: a list of arguments or an object of the
       // caller's is no address a task keeps.
       if (A.Kind != Atom::Mem || !isLocalMemory(A.M) ||
           !Cx.Allocs[M.key(A.M).A].Device)
         continue;
+      // A capture binds only memory from outside the graph's pool: what
+      // the capture allocated is the pool's.
+      if (Capture && memSetHas(S.InPool, A.M))
+        continue;
       memSetAdd(S.Bound, A.M);
       memSetAdd(Watched, A.M);
       if (Emit && Rec)
-        Facts.Binds.push_back(BindFact{A.M, At, Update, Via});
+        Facts.Binds.push_back(BindFact{A.M, At, Region, Via});
     }
+  }
+
+  /// The region whose tasks an operation here records: the open task
+  /// update, else this function's own capture (a predicate's region has
+  /// no graph of its own), else none.
+  int32_t bindingRegion(const State &S) const {
+    if (S.Update >= 0)
+      return S.Update;
+    if (S.Cap.Mask == CaptureState::Inside && S.Cap.Region >= 0) {
+      const RegionInfo &R = Cx.Regions[S.Cap.Region];
+      if (R.Fn == F && !R.Predicate)
+        return S.Cap.Region;
+    }
+    return -1;
+  }
+
+  /// At a return: which graphs of this function's captures live on.
+  void noteKeptGraphs(const State &S, const Value &Returned) {
+    for (RegionInfo &Reg : Cx.Regions) {
+      if (Reg.Fn != F || Reg.Kind != RegionKind::Capture || Reg.GraphKept)
+        continue;
+      for (const Atom &A : Reg.Graph) {
+        if (A.Kind != Atom::Mem)
+          continue;
+        Reg.GraphKept |= !isLocalMemory(A.M) || heldByPlace(S, A.M) ||
+                         std::find(Returned.begin(), Returned.end(), A) !=
+                             Returned.end();
+      }
+    }
+  }
+
+  /// Memory made while this function captures comes from the graph's pool.
+  void madeInCapture(State &S, const Value &V) {
+    if (S.Cap.Mask != CaptureState::Inside)
+      return;
+    for (const Atom &A : V)
+      if (A.Kind == Atom::Mem && isLocalMemory(A.M))
+        memSetAdd(S.InPool, A.M);
   }
 
   void escape(State &S, const Value &V) {
@@ -937,6 +993,7 @@ private:
   void returns(State &S, const Terminator &T) {
     Value R = get(S, T.Value);
     Sum.Returns.join(R);
+    noteKeptGraphs(S, R);
     if (const Truth *Tr = S.truth(T.Value))
       if (Tr->Kind == Truth::Capture && Tr->Positive)
         Sum.ReturnsCapturePredicate = true;

@@ -98,7 +98,7 @@ bool State::operator==(const State &O) const {
   if (Reached != O.Reached || !(Cap == O.Cap) || Stream != O.Stream ||
       Empty != O.Empty || NonNull != O.NonNull || Escaped != O.Escaped ||
       Pending != O.Pending || Held != O.Held || Update != O.Update ||
-      Bound != O.Bound || Vals.size() != O.Vals.size() ||
+      Bound != O.Bound || InPool != O.InPool || Vals.size() != O.Vals.size() ||
       Truths.size() != O.Truths.size() || Dead.size() != O.Dead.size())
     return false;
   for (size_t I = 0; I < Vals.size(); ++I)
@@ -209,11 +209,14 @@ bool joinInto(State &Into, const State &From) {
     Into.Update = From.Update;
     Changed = true;
   }
-  for (MemId M : From.Bound)
-    if (!memSetHas(Into.Bound, M)) {
-      memSetAdd(Into.Bound, M);
-      Changed = true;
-    }
+  for (const MemSet *Set : {&From.Bound, &From.InPool}) {
+    MemSet &To = Set == &From.Bound ? Into.Bound : Into.InPool;
+    for (MemId M : *Set)
+      if (!memSetHas(To, M)) {
+        memSetAdd(To, M);
+        Changed = true;
+      }
+  }
   // Deaths: on some path.
   for (const auto &[M, At] : From.Dead)
     if (!Into.isDead(M)) {

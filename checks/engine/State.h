@@ -32,6 +32,9 @@ struct State {
   int32_t Update = -1;
   /// Local memory an operation of a task update used, on some path.
   MemSet Bound;
+  /// Local memory allocated inside this function's capture (from the
+  /// graph's pool), on some path.
+  MemSet InPool;
   MemSet Empty;        ///< Places known to hold nothing on this path.
   MemSet NonNull;      ///< Places known to hold a value on this path.
   /// Memory whose last strong holder died on some path, and where.

@@ -293,6 +293,9 @@ void FnLowerer::withStmt(TSNode S, TSNode Next) {
           I.Region = R.Kind;
           I.Key = R.Key;
           I.Name = D;
+          // The graph captured into: `torch.cuda.graph(g, ...)`.
+          if (Capture && !As.empty() && !As[0].Splat && As[0].Keyword.empty())
+            I.A = As[0].V;
           Regions.push_back(std::move(R));
           Val = constant(V);
         }

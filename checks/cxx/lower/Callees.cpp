@@ -246,11 +246,17 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
                                ? engine::RegionKind::TaskUpdate
                                : engine::RegionKind::Capture;
     std::string KeyText = Key ? spelling(Key) : std::string();
+    // The graph captured into: the receiver of `graph.capture_begin()`
+    // (ACL's begin names a stream, not a graph).
+    VarId Graph = Begin && MC && K == engine::RegionKind::Capture
+                      ? value(Key)
+                      : NoVar;
     engine::Inst &I =
         emit(Begin ? Op::RegionBegin : Op::RegionEnd, E->getBeginLoc());
     I.Region = K;
     I.Key = std::move(KeyText);
     I.Name = FD->getNameAsString();
+    I.A = Graph;
     return true;
   }
   if (Cat.CapturePredicates.matches(Name)) {

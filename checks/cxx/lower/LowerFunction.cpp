@@ -214,11 +214,15 @@ void FunctionLowering::declare(const VarDecl *V, const Stmt *S) {
       engine::RegionKind K =
           Capture ? engine::RegionKind::Capture : engine::RegionKind::Stream;
       Guards[V] = K;
+      const auto *CE = dyn_cast_or_null<CXXConstructExpr>(
+          V->getInit() ? V->getInit()->IgnoreImplicit() : nullptr);
+      // A capture guard's graph is its first argument.
+      VarId Graph = Capture && CE && CE->getNumArgs() ? value(CE->getArg(0))
+                                                      : NoVar;
       engine::Inst &I = emit(engine::Op::RegionBegin, V->getLocation());
       I.Region = K;
       I.Name = Name;
-      const auto *CE = dyn_cast_or_null<CXXConstructExpr>(
-          V->getInit() ? V->getInit()->IgnoreImplicit() : nullptr);
+      I.A = Graph;
       if (!Capture && CE && CE->getNumArgs())
         I.Key = spelling(CE->getArg(0));
       return;

@@ -1,13 +1,16 @@
 //===- GraphMemoryDiesBeforeReplay.cpp - tether-graph-memory-dies-before-replay
 //
 // A task update records a captured task again with new arguments; the
-// graph uses them at every later replay. Local memory an operation of the
+// graph uses them at every later replay. A capture records tasks that read
+// memory allocated before it, outside the graph's pool, at every replay. Local memory an operation of the
 // update uses (a workspace allocated for the update) whose last strong
 // reference dies afterwards (the next loop iteration, the function's
 // return) is freed while the graph still points at it: the caching
 // allocator hands it out again before the next replay. Memory kept in a
 // place that outlives the function (a structure held beside the graph), or
-// read from one (the workspace captured with the graph), is not reported.
+// read from one (the workspace captured with the graph), is not reported;
+// nor is memory the capture allocated (the pool's), or memory of a graph
+// that dies with it.
 //
 //===----------------------------------------------------------------------===//
 #include "engine/checks/Checks.h"
@@ -16,7 +19,6 @@
 #include <set>
 
 namespace tether::engine {
-
 void checkGraphMemoryDiesBeforeReplay(const Query &Q,
                                       std::vector<Finding> &Out) {
   const Context &Cx = Q.Cx;
@@ -30,25 +32,34 @@ void checkGraphMemoryDiesBeforeReplay(const Query &Q,
       for (const BindFact &B : Fa.Binds)
         if (B.Memory == D.Memory && (!Bind || B.At < Bind->At))
           Bind = &B;
-      // Memory a caller handed to a helper that runs the update is the
+      if (!Bind || Bind->Region < 0 ||
+          size_t(Bind->Region) >= Cx.Regions.size())
+        continue;
+      const RegionInfo &R = Cx.Regions[Bind->Region];
+      bool Capture = R.Kind == RegionKind::Capture;
+      // Out-of-pool memory matters while the graph lives on.
+      if (Capture && !R.GraphKept)
+        continue;
+      // Memory a caller handed to a helper that runs the region is the
       // caller's story: reported at its call, with a note at the use.
-      SrcLoc At = Bind && Bind->Via.valid() ? Bind->Via : Bind ? Bind->At : SrcLoc();
-      if (!Bind || !Seen.insert(At).second)
+      SrcLoc At = Bind->Via.valid() ? Bind->Via : Bind->At;
+      if (!Seen.insert(At).second)
         continue;
       Finding Fi;
       Fi.Check = msg::GraphMemoryDiesBeforeReplay;
       Fi.Loc = Cx.loc(At);
-      Fi.Message = msg::GraphMemoryDiesBeforeReplayWarning;
-      const RegionInfo *R = Bind->Update >= 0 &&
-                                    size_t(Bind->Update) < Cx.Regions.size()
-                                ? &Cx.Regions[Bind->Update]
-                                : nullptr;
-      if (R)
-        Fi.Notes.push_back(Note{Cx.loc(R->Begin), msg::TaskUpdateBeginsHere});
+      Fi.Message = Capture ? msg::OutOfPoolDiesWarning
+                           : msg::GraphMemoryDiesBeforeReplayWarning;
+      Fi.Notes.push_back(Note{Cx.loc(R.Begin), Capture
+                                                   ? msg::CaptureBeginsHere
+                                                   : msg::TaskUpdateBeginsHere});
       if (Bind->Via.valid())
-        Fi.Notes.push_back(Note{Cx.loc(Bind->At), msg::BoundIntoUpdatedTask});
-      if (R && R->End.valid())
-        Fi.Notes.push_back(Note{Cx.loc(R->End), msg::TaskUpdateEndsHere});
+        Fi.Notes.push_back(Note{Cx.loc(Bind->At), Capture
+                                                      ? msg::BoundIntoCapturedTask
+                                                      : msg::BoundIntoUpdatedTask});
+      if (R.End.valid())
+        Fi.Notes.push_back(Note{Cx.loc(R.End), Capture ? msg::CaptureEndsHere
+                                                       : msg::TaskUpdateEndsHere});
       Fi.Notes.push_back(Note{Cx.loc(D.At), msg::LastStrongRefDies});
       Out.push_back(std::move(Fi));
     }

@@ -69,3 +69,49 @@ void eager(const at::Tensor &q, int64_t n) {
   at::Tensor workspace = at::empty({n});
   npu_paged_attention(q, workspace);
 }
+
+//===--- out-of-pool inputs: memory allocated before the capture ---------===//
+struct Runner {
+  std::unordered_map<int64_t, c10_npu::NPUGraph *> graphs_;
+  std::unordered_map<int64_t, at::Tensor> inputs_;
+
+  // The static input comes from the ordinary allocator, owned by a local;
+  // the caller's graph replays with its address.
+  void capture(c10_npu::NPUGraph *graph, const at::Tensor &q, int64_t n) {
+    at::Tensor static_input = at::empty({n});
+    graph->capture_begin();
+    npu_paged_attention(q, static_input);
+    graph->capture_end();
+    graphs_[n] = graph;
+  }
+  // CHECK: :[[@LINE-4]]:28: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
+  // CHECK: :[[@LINE-6]]:5: note: capture begins here
+  // CHECK: :[[@LINE-5]]:5: note: capture ends here
+  // CHECK: :[[@LINE-4]]:3: note: the last strong reference to the memory dies here
+
+  // Fixed: the input is kept beside the graph.
+  void capture_fixed(c10_npu::NPUGraph *graph, const at::Tensor &q, int64_t n) {
+    at::Tensor static_input = at::empty({n});
+    inputs_[n] = static_input;
+    graph->capture_begin();
+    npu_paged_attention(q, static_input);
+    graph->capture_end();
+  }
+  // Memory the capture allocates is the graph pool's.
+  void capture_pool(c10_npu::NPUGraph *graph, const at::Tensor &q, int64_t n) {
+    graph->capture_begin();
+    at::Tensor tmp = at::empty({n});
+    npu_paged_attention(q, tmp);
+    graph->capture_end();
+  }
+};
+
+// The graph is local and dies with its input: nothing replays later.
+void one_shot(const at::Tensor &q, int64_t n) {
+  at::Tensor x = at::empty({n});
+  c10_npu::NPUGraph g;
+  g.capture_begin();
+  npu_paged_attention(q, x);
+  g.capture_end();
+  g.replay();
+}

@@ -78,3 +78,63 @@ def update_keeping_buffers(update_stream, runtime_shape, query, output):
 def eager(query):
     workspace = torch.empty(1024, dtype=torch.uint8)
     torch_npu._npu_paged_attention(query=query, workspace=workspace)
+
+
+# --- Out-of-pool inputs: memory allocated before the capture -------------
+
+class Runner:
+    def __init__(self):
+        self.graphs = {}
+        self.inputs = {}
+
+    # The static input comes from the ordinary allocator and only a local
+    # owns it; the graph is kept and replays with its address.
+    def capture(self, weight, batch):
+        static_input = torch.zeros(batch, 1024)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            out = torch.matmul(static_input, weight)
+        # CHECK: graph-memory-dies-before-replay.py:[[@LINE-1]]:32: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
+        # CHECK-NEXT: graph-memory-dies-before-replay.py:[[@LINE-3]]:9: note: capture begins here
+        # CHECK-NEXT: graph-memory-dies-before-replay.py:[[@LINE+2]]:9: note: capture ends here
+        # CHECK-NEXT: graph-memory-dies-before-replay.py:[[@LINE+2]]:9: note: the last strong reference to the memory dies here
+        self.graphs[batch] = graph
+        return out
+
+    # Fixed: the input is kept beside the graph.
+    def capture_fixed(self, weight, batch):
+        static_input = torch.zeros(batch, 1024)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            out = torch.matmul(static_input, weight)
+        self.graphs[batch] = graph
+        self.inputs[batch] = static_input
+        return out
+
+    # Memory the capture allocates is the graph pool's.
+    def capture_pool(self, weight, batch):
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            tmp = torch.empty(batch, 1024)
+            out = torch.matmul(tmp, weight)
+        self.graphs[batch] = graph
+        return out
+
+
+# The graph is local and dies with its input: nothing replays later.
+def one_shot(weight, batch):
+    x = torch.zeros(batch, 1024)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = torch.matmul(x, weight)
+    g.replay()
+    return y.clone()
+
+
+# Returned with its input: the caller keeps both.
+def make_graph(weight, batch):
+    x = torch.zeros(batch, 1024)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = torch.matmul(x, weight)
+    return g, x, y

@@ -1,0 +1,39 @@
+// Twin design out-of-pool, C++ side (Python side: design.py): a static input
+// allocated before the capture, owned by a local, read by the captured task
+// of a graph the caller keeps. See design.py.
+//
+// Expected: `read` is tether-graph-memory-dies-before-replay; `fixed-read`
+// and `pool-read` are silent.
+#include "torch_npu_stub.h"
+
+using at_npu::native::npu_paged_attention;
+
+struct Runner {
+  std::unordered_map<int64_t, c10_npu::NPUGraph *> graphs;
+  std::unordered_map<int64_t, at::Tensor> inputs;
+
+  void capture(c10_npu::NPUGraph &graph, const at::Tensor &query, int64_t num_tokens) {
+    at::Tensor static_input = at::empty({num_tokens});
+    graph.capture_begin();
+    npu_paged_attention(query, static_input); // TWIN: read
+    graph.capture_end();
+    graphs[num_tokens] = &graph;
+  }
+
+  void capture_fixed(c10_npu::NPUGraph &graph, const at::Tensor &query, int64_t num_tokens) {
+    at::Tensor static_input = at::empty({num_tokens});
+    inputs[num_tokens] = static_input;
+    graph.capture_begin();
+    npu_paged_attention(query, static_input); // TWIN: fixed-read
+    graph.capture_end();
+    graphs[num_tokens] = &graph;
+  }
+
+  void capture_pool(c10_npu::NPUGraph &graph, const at::Tensor &query, int64_t num_tokens) {
+    graph.capture_begin();
+    at::Tensor scratch = at::empty({num_tokens});
+    npu_paged_attention(query, scratch); // TWIN: pool-read
+    graph.capture_end();
+    graphs[num_tokens] = &graph;
+  }
+};

@@ -1,0 +1,40 @@
+# Twin design out-of-pool, Python side (C++ side: design.cpp).
+#
+# Issue 12, road 2: a graph runner allocates the static input before the
+# capture, from the ordinary allocator (not the graph's pool), keeps the
+# graph and lets the input go: the graph replays with a freed address.
+#
+# Expected: `read`, the captured op's read of the input, is
+# tether-graph-memory-dies-before-replay. The fixed twin keeps the input
+# beside the graph (`fixed-read`); memory the capture allocates is the pool's
+# (`pool-read`): both silent.
+import torch
+import torch_npu
+
+
+class Runner:
+    def __init__(self):
+        self.graphs = {}
+        self.inputs = {}
+
+    def capture(self, graph, query, num_tokens):
+        static_input = torch.empty(num_tokens, dtype=torch.uint8)
+        with torch.npu.graph(graph):
+            out = torch_npu._npu_paged_attention(query, static_input)  # TWIN: read
+        self.graphs[num_tokens] = graph
+        return out
+
+    def capture_fixed(self, graph, query, num_tokens):
+        static_input = torch.empty(num_tokens, dtype=torch.uint8)
+        self.inputs[num_tokens] = static_input
+        with torch.npu.graph(graph):
+            out = torch_npu._npu_paged_attention(query, static_input)  # TWIN: fixed-read
+        self.graphs[num_tokens] = graph
+        return out
+
+    def capture_pool(self, graph, query, num_tokens):
+        with torch.npu.graph(graph):
+            scratch = torch.empty(num_tokens, dtype=torch.uint8)
+            out = torch_npu._npu_paged_attention(query, scratch)  # TWIN: pool-read
+        self.graphs[num_tokens] = graph
+        return out
