@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LowerImpl.h"
+#include "common/Allocators.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -552,7 +553,7 @@ VarId FnLowerer::externalOp(std::vector<CallArg> &As, TSNode N,
   I.Dst = T;
   I.Name = Spelled;
   I.Alloc = Producer ? engine::AllocKind::Workspace : engine::AllocKind::Tensor;
-  I.Device = Producer || isAllocation(Last);
+  I.Device = Producer || isTensorFactory(Last);
   if (!Producer && isAllocation(Last)) {
     // A size computed from this function's arguments (or its object's
     // fields), not a maximum the caller cannot exceed.

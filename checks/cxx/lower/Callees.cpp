@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
+#include "common/Allocators.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Basic/Builtins.h"
 #include "clang/Lex/Lexer.h"
@@ -95,7 +96,15 @@ void FunctionLowering::alloc(const Expr *E, engine::AllocKind K,
   engine::Inst &I = F.Blocks[B.current()].Insts.back();
   I.Alloc = K;
   I.SizedByCaller = Sized;
-  I.Device = K == engine::AllocKind::Tensor || K == engine::AllocKind::Workspace;
+  // Fresh device memory: a workspace, or a tensor factory's result (a view
+  // such as `buf.slice(..)` or an op's output is memory someone else may
+  // own).
+  const FunctionDecl *Callee = nullptr;
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    Callee = Call->getDirectCallee();
+  I.Device = K == engine::AllocKind::Workspace ||
+             (K == engine::AllocKind::Tensor && Callee &&
+              Callee->getIdentifier() && isTensorFactory(Callee->getName()));
   if (const auto *Call = dyn_cast<CallExpr>(E))
     if (const FunctionDecl *FD = Call->getDirectCallee())
       I.Name = FD->getNameAsString();

@@ -115,3 +115,14 @@ void one_shot(const at::Tensor &q, int64_t n) {
   g.capture_end();
   g.replay();
 }
+
+//===--- negative: a view of a buffer that lives on -----------------------===//
+// The view's handle dies; the memory is the buffer's.
+static at::Tensor g_update_buffer;
+void update_with_view(aclrtStream stream, void *handle, const at::Tensor &q,
+                      int64_t n) {
+  at::Tensor view = g_update_buffer.slice(0, 0, n);
+  aclmdlRICaptureTaskUpdateBegin(stream, handle);
+  npu_paged_attention(q, view);
+  aclmdlRICaptureTaskUpdateEnd(stream);
+}
