@@ -198,6 +198,15 @@ private:
     return false;
   }
 
+  /// The (place, memory) pairs of place P, in State::Held's order.
+  static auto heldAt(State &S, MemId P) {
+    auto Lo = std::lower_bound(S.Held.begin(), S.Held.end(),
+                               std::pair<MemId, MemId>{P, 0});
+    auto Hi = std::lower_bound(Lo, S.Held.end(),
+                               std::pair<MemId, MemId>{P + 1, 0});
+    return std::make_pair(Lo, Hi);
+  }
+
   static bool heldByPlace(const State &S, MemId X) {
     for (const auto &[P, Y] : S.Held)
       if (Y == X)
@@ -217,8 +226,15 @@ private:
   /// P lets go of what it held (it is cleared, or overwritten when
   /// exact; with Slots, every slot of P's container): returns that memory.
   std::vector<MemId> release(State &S, MemId P, bool Slots) {
-    MemId W = Slots ? M.wildcard(P) : P;
     std::vector<MemId> Let;
+    if (!Slots) { // the pairs of one place are contiguous (Held is sorted)
+      auto [It, End] = heldAt(S, P);
+      for (auto I = It; I != End; ++I)
+        Let.push_back(I->second);
+      S.Held.erase(It, End);
+      return Let;
+    }
+    MemId W = M.wildcard(P);
     llvm::erase_if(S.Held, [&](const std::pair<MemId, MemId> &H) {
       bool Here = H.first == P || (Slots && M.wildcard(H.first) == W);
       if (Here)
@@ -309,9 +325,8 @@ private:
           V.add(Atom::null(Cx.nullSite(I.Loc)));
         // The local memory this function stored there: a weak alias of
         // the read is one of that memory, which dies with its holders.
-        for (const auto &[HP, X] : S.Held)
-          if (HP == P)
-            V.add(Atom::mem(X));
+        for (auto [It, End] = heldAt(S, P); It != End; ++It)
+          V.add(Atom::mem(It->second));
       }
       if (V.empty())
         V.add(Atom::unknown());
