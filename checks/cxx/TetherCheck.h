@@ -49,8 +49,9 @@ private:
   std::shared_ptr<TUAnalysis> Shared;
   const clang::ASTContext *SharedCtx = nullptr;
   // Raw option strings, kept to write them back in storeOptions.
-  std::string CapturePairs, TaskUpdatePairs, CaptureGuards, WeakRefFunctions, BlobFunctions,
-      WorkspaceProducers, WorkspaceNames, StreamSwitches, StreamSyncs;
+  std::string CapturePairs, TaskUpdatePairs, CaptureGuards, WeakRefFunctions,
+      BlobFunctions, WorkspaceProducers, WorkspaceNames, StreamSwitches,
+      StreamSyncs;
   std::string ConfigFile;
   std::unique_ptr<CatalogProvider> Provider;
   std::string CatalogFile;

@@ -105,7 +105,7 @@ struct UseEffect {
   bool SizeChecked = false;
   /// The region that binds what the use reads, inside the callee: a task
   /// update, or the callee's own capture (-1: none there).
-  int32_t Update = -1;
+  int32_t BindRegion = -1;
 };
 /// A weak-ref conversion of (a path below) a parameter, here or in a
 /// callee it is passed to.

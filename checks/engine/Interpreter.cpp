@@ -21,8 +21,8 @@ public:
       return Sum;
     order();
     // Deaths are tracked only for memory the function makes weak aliases
-    // of or binds into an updated task (Watched); when that set grows, the
-    // states are computed again with it.
+    // of, binds into a graph's task, or captures into (Watched); when that
+    // set grows, the states are computed again with it.
     for (int Round = 0; Round < 4; ++Round) {
       size_t Known = Watched.size();
       fixpoint();
@@ -236,7 +236,7 @@ private:
     }
     MemId W = M.wildcard(P);
     llvm::erase_if(S.Held, [&](const std::pair<MemId, MemId> &H) {
-      bool Here = H.first == P || (Slots && M.wildcard(H.first) == W);
+      bool Here = H.first == P || M.wildcard(H.first) == W;
       if (Here)
         Let.push_back(H.second);
       return Here;
@@ -420,8 +420,12 @@ private:
         for (const Atom &A : G)
           if (A.Kind == Atom::Mem && isLocalMemory(A.M))
             memSetAdd(Watched, A.M);
-        if (Emit && S.Cap.Region >= 0)
+        if (Emit && S.Cap.Region >= 0) {
           Cx.Regions[S.Cap.Region].Graph.join(G);
+          if (std::find(OwnCaptures.begin(), OwnCaptures.end(),
+                        S.Cap.Region) == OwnCaptures.end())
+            OwnCaptures.push_back(S.Cap.Region);
+        }
       } else if (I.Region == RegionKind::TaskUpdate) {
         S.Update = Cx.regionOf(F, B, Idx);
       } else if (I.Region == RegionKind::Stream) {
@@ -707,7 +711,7 @@ private:
           clear(P, E.At, E.Spelling, E.C.through(S.Cap));
     for (const UseEffect &E : Callee.Uses) {
       Value V = subst(E.V, Args, T.Fn, I.Loc);
-      int32_t R = E.Update >= 0 ? E.Update : bindingRegion(S);
+      int32_t R = E.BindRegion >= 0 ? E.BindRegion : bindingRegion(S);
       if (Emit)
         use(V, E.At, E.Spelling, E.C.through(S.Cap),
             E.Stream >= 0 ? E.Stream : S.Stream, E.SizeChecked, R);
@@ -910,12 +914,13 @@ private:
   }
 
   void use(const Value &V, SrcLoc At, const std::string &Sp, CaptureState C,
-           int32_t Stream, bool Checked = false, int32_t Update = -1) {
+           int32_t Stream, bool Checked = false, int32_t BindRegion = -1) {
     if (involvesParam(V)) {
       bool AnyChecked = Checked;
       for (const Atom &A : V)
         AnyChecked |= A.Kind == Atom::Mem && memSetHas(SizeChecked, A.M);
-      Sum.Uses.push_back(UseEffect{V, At, Sp, C, Stream, AnyChecked, Update});
+      Sum.Uses.push_back(
+          UseEffect{V, At, Sp, C, Stream, AnyChecked, BindRegion});
     }
     if (!Rec)
       return;
@@ -969,8 +974,9 @@ private:
 
   /// At a return: which graphs of this function's captures live on.
   void noteKeptGraphs(const State &S, const Value &Returned) {
-    for (RegionInfo &Reg : Cx.Regions) {
-      if (Reg.Fn != F || Reg.Kind != RegionKind::Capture || Reg.GraphKept)
+    for (int32_t Id : OwnCaptures) {
+      RegionInfo &Reg = Cx.Regions[Id];
+      if (Reg.GraphKept)
         continue;
       for (const Atom &A : Reg.Graph) {
         if (A.Kind != Atom::Mem)
@@ -1036,6 +1042,8 @@ private:
   std::vector<State> In;
   std::vector<uint32_t> Rpo, RpoIndex;
   MemSet Watched, SizeChecked;
+  /// The capture regions this function opened (their graphs, for returns).
+  std::vector<int32_t> OwnCaptures;
   llvm::DenseMap<MemId, std::string> Spelling;
   std::vector<const Inst *> WeakProducer;
 };

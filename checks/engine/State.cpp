@@ -19,6 +19,24 @@ auto findVar(const std::vector<std::pair<VarId, T>> &Vec, VarId V) {
       [](const std::pair<VarId, T> &P, VarId K) { return P.first < K; });
 }
 
+/// Where M's entry is, or would go, in a state's sorted Dead list.
+template <typename Vec> auto findDead(Vec &Dead, MemId M) {
+  return std::lower_bound(
+      Dead.begin(), Dead.end(), M,
+      [](const std::pair<MemId, SrcLoc> &P, MemId K) { return P.first < K; });
+}
+
+/// Into := Into union From; returns whether anything was added.
+bool unionInto(MemSet &Into, const MemSet &From) {
+  bool Changed = false;
+  for (MemId M : From)
+    if (!memSetHas(Into, M)) {
+      memSetAdd(Into, M);
+      Changed = true;
+    }
+  return Changed;
+}
+
 /// Whether S has any trace of memory X: a path that never made it.
 bool mentions(const State &S, MemId X) {
   for (const auto &[V, Val] : S.Vals)
@@ -68,9 +86,7 @@ void State::setTruth(VarId V, Truth T) {
 }
 
 bool State::isDead(MemId M, SrcLoc *At) const {
-  auto It = std::lower_bound(
-      Dead.begin(), Dead.end(), M,
-      [](const std::pair<MemId, SrcLoc> &P, MemId K) { return P.first < K; });
+  auto It = findDead(Dead, M);
   if (It == Dead.end() || It->first != M)
     return false;
   if (At)
@@ -79,17 +95,13 @@ bool State::isDead(MemId M, SrcLoc *At) const {
 }
 
 void State::markDead(MemId M, SrcLoc At) {
-  auto It = std::lower_bound(
-      Dead.begin(), Dead.end(), M,
-      [](const std::pair<MemId, SrcLoc> &P, MemId K) { return P.first < K; });
+  auto It = findDead(Dead, M);
   if (It == Dead.end() || It->first != M)
     Dead.insert(It, {M, At});
 }
 
 void State::revive(MemId M) {
-  auto It = std::lower_bound(
-      Dead.begin(), Dead.end(), M,
-      [](const std::pair<MemId, SrcLoc> &P, MemId K) { return P.first < K; });
+  auto It = findDead(Dead, M);
   if (It != Dead.end() && It->first == M)
     Dead.erase(It);
 }
@@ -195,28 +207,18 @@ bool joinInto(State &Into, const State &From) {
     Into.Escaped = std::move(Es);
     Changed = true;
   }
-  for (MemId M : From.Pending)
-    if (!memSetHas(Into.Pending, M)) {
-      memSetAdd(Into.Pending, M);
-      Changed = true;
-    }
+  Changed |= unionInto(Into.Pending, From.Pending);
   if (Hd != Into.Held) {
     Into.Held = std::move(Hd);
     Changed = true;
   }
-  // Task updates: inside on some path; bound memory: on some path.
+  // Task updates: inside on some path; bound and pool memory: on some path.
   if (Into.Update < 0 && From.Update >= 0) {
     Into.Update = From.Update;
     Changed = true;
   }
-  for (const MemSet *Set : {&From.Bound, &From.InPool}) {
-    MemSet &To = Set == &From.Bound ? Into.Bound : Into.InPool;
-    for (MemId M : *Set)
-      if (!memSetHas(To, M)) {
-        memSetAdd(To, M);
-        Changed = true;
-      }
-  }
+  Changed |= unionInto(Into.Bound, From.Bound);
+  Changed |= unionInto(Into.InPool, From.InPool);
   // Deaths: on some path.
   for (const auto &[M, At] : From.Dead)
     if (!Into.isDead(M)) {

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LowerImpl.h"
+#include "common/LayerKeys.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -70,8 +71,7 @@ std::string FnLowerer::constKey(TSNode Sub) const {
 bool FnLowerer::namesLayer(TSNode Key) const {
   bool Found = false;
   preorder(Key, [&](TSNode X) {
-    if (kindOf(X) == G.Identifier &&
-        llvm::StringRef(text(X)).contains_insensitive("layer"))
+    if (kindOf(X) == G.Identifier && isLayerName(text(X)))
       Found = true;
     return !Found;
   });

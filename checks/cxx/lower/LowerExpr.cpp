@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
+#include "common/LayerKeys.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -182,7 +183,7 @@ bool FunctionLowering::namesLayer(const Expr *Key) const {
       D = DRE->getDecl();
     else if (const auto *ME = dyn_cast<MemberExpr>(S))
       D = ME->getMemberDecl();
-    if (D && D->getIdentifier() && D->getName().contains_insensitive("layer"))
+    if (D && D->getIdentifier() && isLayerName(D->getName()))
       return true;
     for (const Stmt *C : S->children())
       Work.push_back(C);
