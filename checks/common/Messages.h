@@ -29,6 +29,8 @@ inline constexpr const char *DoubleWeakRefFirst =
     "first weak reference made here";
 inline constexpr const char *DoubleWeakRefHelperParam =
     "'%0' converts its parameter '%1' to a weak reference here";
+inline constexpr const char *WeakRefMadeInside =
+    "'%0' makes the weak reference here";
 inline constexpr const char *DoubleWeakRefPassed =
     "the weak reference is passed to '%0' here";
 inline constexpr const char *DoubleWeakRefFixIt =

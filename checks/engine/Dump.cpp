@@ -177,6 +177,15 @@ std::string dump(const Program &P) {
   std::string S;
   for (const Function &F : P.Functions)
     S += dump(P, F);
+  for (const Binding &B : P.Bindings) {
+    S += "binding " + B.Name + " -> ";
+    S += B.Fn >= 0 && size_t(B.Fn) < P.Functions.size()
+             ? P.Functions[B.Fn].QualName
+             : "link " + B.Link;
+    if (B.FirstArg)
+      S += " from parameter " + std::to_string(B.FirstArg);
+    S += "\n";
+  }
   return S;
 }
 

@@ -197,6 +197,7 @@ struct DeferredNullFact {
 /// this function (Helper -1), or in a helper the weak reference is passed to.
 struct DoubleWeakFact {
   SrcLoc At, FirstAt;
+  uint32_t First = 0; ///< Context::Convs: the first conversion.
   FnId Helper = -1;
   uint32_t Param = 0;
   SrcLoc PassedAt, HelperAt;

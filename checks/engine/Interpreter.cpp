@@ -526,6 +526,7 @@ private:
         DoubleWeakFact D;
         D.At = I.Loc;
         D.FirstAt = First.At;
+        D.First = A.W;
         if (Nested)
           D.Fixes = WeakProducer[I.A]->Fixes;
         Facts.Doubles.push_back(std::move(D));
@@ -646,6 +647,7 @@ private:
           DoubleWeakFact D;
           D.At = I.Loc;
           D.FirstAt = Cx.Convs[Arg.W].At;
+          D.First = Arg.W;
           if (nestedTemp(ArgVar))
             D.Fixes = WeakProducer[ArgVar]->Fixes;
           Facts.Doubles.push_back(std::move(D));
@@ -672,6 +674,7 @@ private:
           DoubleWeakFact D;
           D.At = I.Loc;
           D.FirstAt = Cx.Convs[Arg.W].At;
+          D.First = Arg.W;
           D.Helper = T.Fn;
           D.Param = uint32_t(AP);
           D.PassedAt = Passed;

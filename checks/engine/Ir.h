@@ -152,6 +152,12 @@ struct Inst {
   std::vector<VarId> Args;         ///< Call: every argument (unresolved
                                    ///< calls: they escape).
   std::vector<SrcLoc> ArgLocs;     ///< Call: where each of Args is written.
+  /// An Alloc (the result) or a Const (no result) that stands for a call of
+  /// a function this program only declares: its Function::Link. When the
+  /// programs of a run are linked (Link.h) and one defines it, the
+  /// instruction becomes a Call of that definition with Args, one per
+  /// parameter (NoVar: not a tensor, or a default).
+  std::string Link;
   std::string Key;  ///< RegionBegin/End of a Stream: the stream's spelling.
   std::string Name; ///< The callee / op / helper as spelled, for messages.
   /// WeakRef, and a Call of one argument: the edits that drop this
@@ -191,6 +197,14 @@ struct Function {
   std::vector<Block> Blocks; ///< Blocks[0] is the entry.
   SrcLoc Loc;                ///< The definition.
   SrcLoc EndLoc;             ///< Where its locals die when it falls off.
+  /// The name the definition is known by to other programs of the run
+  /// (C++: its mangled name, so that a binding in one translation unit
+  /// finds the body in another); empty when it has none.
+  std::string Link;
+  /// Lowered from another program of the run (a C++ function bound into
+  /// Python and what it calls, Link.h): a finding in the caller's language
+  /// points into its body, which the reader would not look for.
+  bool Foreign = false;
 };
 
 struct Class {
@@ -198,10 +212,24 @@ struct Class {
   std::vector<ClassId> Bases;
 };
 
+/// A function another language calls by a name of its own: a C++ function
+/// bound into Python by pybind11 (`m.def("f", &f)` in module `_C`: "_C.f")
+/// or registered as a torch op (`TORCH_LIBRARY(ns, m)`, `m.def`/`m.impl`:
+/// "torch.ops.ns.op").
+struct Binding {
+  std::string Name;      ///< As the other language spells the callee.
+  FnId Fn = -1;          ///< The function, when this program defines it.
+  std::string Link;      ///< Else the Function::Link of its definition.
+  uint32_t FirstArg = 0; ///< Parameters the caller does not pass (a
+                         ///< lambda's closure).
+  SrcLoc Loc;            ///< The registration.
+};
+
 struct Program {
   std::vector<std::string> Files;
   std::vector<Class> Classes;
   std::vector<Function> Functions;
+  std::vector<Binding> Bindings;
 };
 
 } // namespace tether::engine

@@ -612,6 +612,7 @@ engine::Program tether::python::lowerPackage(Package &P,
   TypeTable Types(P);
   Types.build();
   Prog.Functions.resize(P.Functions.size());
+  P.ForeignBase = engine::FnId(P.Functions.size());
   // Resolution, the class table and the types are only read from here on.
   auto LowerOne = [&](size_t F) {
     const Function &Fn = P.Functions[F];
@@ -628,6 +629,8 @@ engine::Program tether::python::lowerPackage(Package &P,
     for (size_t F = 0; F < P.Functions.size(); ++F)
       LowerOne(F);
     spellSlotsByContainer(Prog);
+    if (P.Foreign)
+      engine::append(Prog, P.Foreign->Code);
     return Prog;
   }
   constexpr size_t Chunk = 64; // functions per task: most are small
@@ -638,5 +641,7 @@ engine::Program tether::python::lowerPackage(Package &P,
     });
   Pool->wait();
   spellSlotsByContainer(Prog);
+  if (P.Foreign)
+    engine::append(Prog, P.Foreign->Code);
   return Prog;
 }

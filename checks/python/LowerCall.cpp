@@ -446,6 +446,11 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
     return V;
   }
 
+  // C++ bound into Python and analysed in the same run.
+  if (Refs.empty() && Ctors.empty() && !Qual.empty())
+    if (VarId V = boundCall(Qual, As, N, Spelled); V != engine::NoVar)
+      return V;
+
   // In-tree code: constructors, then functions and methods.
   if (Ctors.size() == 1 && Refs.empty())
     return construct(Ctors[0], As, N, Spelled);
@@ -728,9 +733,9 @@ engine::CallTarget FnLowerer::target(const FnRef &R,
   return T;
 }
 
-void FnLowerer::emitCall(VarId Dst, const std::vector<FnRef> &Refs,
-                         std::vector<CallArg> &As, TSNode N,
-                         const std::string &Spelled) {
+engine::Inst &FnLowerer::emitCall(VarId Dst, const std::vector<FnRef> &Refs,
+                                  std::vector<CallArg> &As, TSNode N,
+                                  const std::string &Spelled) {
   lowerArgs(As);
   // *xs and **kw hand their contents to code we do not map.
   for (const CallArg &A : As)
@@ -763,4 +768,39 @@ void FnLowerer::emitCall(VarId Dst, const std::vector<FnRef> &Refs,
   }
   for (const FnRef &R : Refs)
     I.Targets.push_back(target(R, As));
+  return I;
+}
+
+VarId FnLowerer::boundCall(const std::string &Qual, std::vector<CallArg> &As,
+                           TSNode N, const std::string &Spelled) {
+  const std::vector<engine::BoundFunction> *Fs =
+      P.Foreign ? P.Foreign->lookup(Qual) : nullptr;
+  if (!Fs)
+    return engine::NoVar;
+  VarId Dst = temp();
+  engine::Inst &I = emitCall(Dst, {}, As, N, Spelled);
+  for (const engine::BoundFunction &BF : *Fs) {
+    const engine::Function &Cal = P.Foreign->Code.Functions[BF.Fn];
+    engine::CallTarget T;
+    T.Fn = P.ForeignBase + BF.Fn;
+    T.Args.assign(Cal.NumParams, engine::NoVar);
+    size_t Next = BF.FirstArg;
+    bool Splatted = false;
+    for (const CallArg &A : As) {
+      Splatted |= A.Splat; // positions after *xs are not known
+      if (A.Splat)
+        continue;
+      if (A.Keyword.empty()) {
+        if (!Splatted && Next < T.Args.size())
+          T.Args[Next++] = A.V;
+        continue;
+      }
+      // pybind11's py::arg names are the C++ parameters' as a rule.
+      for (size_t J = BF.FirstArg; J < Cal.NumParams; ++J)
+        if (Cal.VarNames[J] == A.Keyword)
+          T.Args[J] = A.V;
+    }
+    I.Targets.push_back(std::move(T));
+  }
+  return Dst;
 }

@@ -191,8 +191,13 @@ private:
                         const std::string &Spelled);
   engine::VarId construct(engine::ClassId C, std::vector<CallArg> &As,
                           TSNode N, const std::string &Spelled);
-  void emitCall(engine::VarId Dst, const std::vector<FnRef> &Refs,
-                std::vector<CallArg> &As, TSNode N, const std::string &Spelled);
+  engine::Inst &emitCall(engine::VarId Dst, const std::vector<FnRef> &Refs,
+                         std::vector<CallArg> &As, TSNode N,
+                         const std::string &Spelled);
+  /// A call of C++ functions bound into Python (engine/Link.h), or NoVar
+  /// when Qual names none.
+  engine::VarId boundCall(const std::string &Qual, std::vector<CallArg> &As,
+                          TSNode N, const std::string &Spelled);
   engine::CallTarget target(const FnRef &R, const std::vector<CallArg> &As);
   engine::VarId externalOp(std::vector<CallArg> &As, TSNode N,
                            const std::string &Spelled, bool NoMemory);

@@ -10,6 +10,7 @@
 
 #include "catalog/Catalog.h"
 #include "common/Finding.h"
+#include "engine/Link.h"
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -122,6 +123,11 @@ struct Package {
   std::vector<Class> Classes;
   std::unordered_map<std::string, int> ModuleByName;
   std::vector<Finding> Findings;
+  /// C++ functions bound into Python, from the same run (may be null);
+  /// lowerPackage appends them after the package's functions, the first at
+  /// ForeignBase.
+  const engine::Library *Foreign = nullptr;
+  engine::FnId ForeignBase = 0;
 
   /// A module's functions and classes, numbered from 0 (and so are the
   /// indices in its maps) until adopt() appends them to the package.

@@ -371,6 +371,7 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   }
 
   Package P;
+  P.Foreign = Opts.Foreign && !Opts.Foreign->empty() ? Opts.Foreign : nullptr;
   std::set<std::string> ContextPaths;
   for (size_t I = 0; I < Paths.size(); ++I) {
     Loaded &L = *Files[I];
@@ -456,6 +457,9 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   for (auto &M : P.Modules)
     ByPath.emplace(M->Path, M.get());
   for (Finding &F : P.Findings) {
+    // A bound C++ function's own findings are the C++ run's to report.
+    if (!ByPath.count(F.Loc.File))
+      continue;
     // Context is not what was asked about, unless the finding's story runs
     // through a named file (a caller's finding caused by a named helper).
     if (ContextPaths.count(F.Loc.File) &&

@@ -12,6 +12,7 @@
 
 #include "catalog/Catalog.h"
 #include "common/Finding.h"
+#include "engine/Link.h"
 #include <string>
 #include <vector>
 
@@ -43,6 +44,9 @@ struct Options {
   /// depth) that live under the files' import roots: their summaries count,
   /// their findings are not reported.
   bool FollowImports = true;
+  /// C++ functions bound into Python by the extensions analysed in the same
+  /// run (engine/Link.h): calls of their Python names reach their bodies.
+  const engine::Library *Foreign = nullptr;
 };
 
 /// Analyse the given .py files and directories (searched recursively for

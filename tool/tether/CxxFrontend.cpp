@@ -9,6 +9,7 @@
 #include "LineTable.h"
 #include "ResourceDir.h"
 #include "Progress.h"
+#include "cxx/analysis/TUAnalysis.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -289,6 +290,14 @@ CxxResult tether::runCxx(const std::vector<std::string> &Files,
     }
   };
 
+  if (Opts.KeepPrograms)
+    cxx::setProgramSink([&](engine::Program &&P) {
+      // Notes into C++ bodies read like the C++ findings' locations.
+      for (std::string &Path : P.Files)
+        Path = displayPath(Path);
+      std::lock_guard<std::mutex> G(Lock);
+      Result.Programs.push_back(std::move(P));
+    });
   if (Opts.Jobs <= 1 || Files.size() <= 1) {
     for (const std::string &F : Files)
       RunOne(F);
@@ -298,6 +307,12 @@ CxxResult tether::runCxx(const std::vector<std::string> &Files,
       Pool.async([&RunOne, F] { RunOne(F); });
     Pool.wait();
   }
+  if (Opts.KeepPrograms)
+    cxx::setProgramSink(nullptr);
+  std::sort(Result.Programs.begin(), Result.Programs.end(),
+            [](const engine::Program &A, const engine::Program &B) {
+              return A.Files < B.Files;
+            });
   return Result;
 }
 

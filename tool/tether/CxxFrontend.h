@@ -3,6 +3,7 @@
 #define TETHER_TOOL_CXXFRONTEND_H
 
 #include "common/Finding.h"
+#include "engine/Ir.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 #include <memory>
@@ -28,6 +29,10 @@ struct CxxOptions {
   std::shared_ptr<DatabaseCache> Databases;
   /// Told when each translation unit starts (may be null).
   Progress *Steps = nullptr;
+  /// Keep the lowered programs of the TUs that bind functions into Python
+  /// or define functions other TUs may bind (CxxResult::Programs), for a
+  /// Python package of the same run (engine/Link.h).
+  bool KeepPrograms = false;
 };
 
 std::shared_ptr<DatabaseCache> makeDatabaseCache();
@@ -36,6 +41,9 @@ struct CxxResult {
   std::vector<Finding> Findings;
   /// Compiler errors and files that could not be analysed, one line each.
   std::vector<std::string> Errors;
+  /// With KeepPrograms: the TUs' programs, in an order that does not
+  /// depend on which thread finished first.
+  std::vector<engine::Program> Programs;
 };
 
 /// Checks that every file has a compile command before any work starts, so

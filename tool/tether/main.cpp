@@ -16,6 +16,7 @@
 #include "Progress.h"
 #include "common/Messages.h"
 #include "catalog/Catalog.h"
+#include "engine/Link.h"
 #include "clang-tidy/GlobList.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/Config/llvm-config.h"
@@ -291,10 +292,14 @@ static int runCheck(const CxxOptions &CxxOpts) {
                  Inputs->Cxx.size() + (Inputs->Python.empty() ? 0 : 1));
   std::vector<Finding> Findings;
   bool InputErrors = false;
+  // C++ bound into Python, for the Python package of this run.
+  engine::Library Bound;
   if (!Inputs->Cxx.empty()) {
     CxxOptions WithSteps = CxxOpts;
     WithSteps.Steps = &Steps;
+    WithSteps.KeepPrograms = !Inputs->Python.empty();
     CxxResult R = runCxx(Inputs->Cxx, WithSteps);
+    Bound = engine::link(R.Programs);
     Steps.finish();
     for (const std::string &E : R.Errors)
       llvm::errs() << "tether: " << E << "\n";
@@ -306,6 +311,7 @@ static int runCheck(const CxxOptions &CxxOpts) {
     python::Options PyOpts;
     PyOpts.Jobs = CxxOpts.Jobs;
     PyOpts.FollowImports = FollowImports;
+    PyOpts.Foreign = &Bound;
     std::string Label = "Python: " + LineTable::displayPath(Inputs->Python[0]);
     if (Inputs->Python.size() > 1)
       Label += " and " + std::to_string(Inputs->Python.size() - 1) + " more";

@@ -21,7 +21,38 @@ Registry &registry() {
   static Registry R;
   return R;
 }
+
+struct SinkHolder {
+  std::mutex Lock;
+  ProgramSink Sink;
+};
+SinkHolder &sinkHolder() {
+  static SinkHolder H;
+  return H;
+}
 } // namespace
+
+void tether::cxx::setProgramSink(ProgramSink Sink) {
+  SinkHolder &H = sinkHolder();
+  std::lock_guard<std::mutex> G(H.Lock);
+  H.Sink = std::move(Sink);
+}
+
+/// Hand P to the sink if one is set and P has anything to link.
+static void offer(engine::Program &&P) {
+  SinkHolder &H = sinkHolder();
+  ProgramSink Sink;
+  {
+    std::lock_guard<std::mutex> G(H.Lock);
+    Sink = H.Sink;
+  }
+  if (!Sink || (P.Bindings.empty() &&
+                llvm::none_of(P.Functions, [](const engine::Function &F) {
+                  return !F.Link.empty();
+                })))
+    return;
+  Sink(std::move(P));
+}
 
 std::string tether::cxx::catalogKey(const Catalog &C) {
   std::string K;
@@ -86,6 +117,7 @@ const std::vector<Finding> &TUAnalysis::findings() {
     };
     Found = std::make_unique<std::vector<Finding>>(
         engine::analyze(L.Program, std::move(O)));
+    offer(std::move(L.Program));
   }
   return *Found;
 }

@@ -19,6 +19,8 @@
 #include "catalog/Catalog.h"
 #include "common/Finding.h"
 #include "clang/AST/ASTContext.h"
+#include "engine/Ir.h"
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,6 +50,14 @@ private:
   std::shared_ptr<const CompiledCatalog> Catalog;
   std::unique_ptr<std::vector<Finding>> Found;
 };
+
+/// Told each analysed TU's lowered program when it binds functions into
+/// Python or defines functions other TUs may bind (engine/Link.h): the CLI
+/// links them with the Python package of the same run. Unset (the default,
+/// and in clang-tidy and clangd) nothing is kept. Called from the threads
+/// that analyse TUs.
+using ProgramSink = std::function<void(engine::Program &&)>;
+void setProgramSink(ProgramSink Sink);
 
 /// A catalog's contents as a key: equal for catalogs that say the same.
 std::string catalogKey(const Catalog &C);

@@ -544,8 +544,30 @@ void FunctionLowering::externalCall(const CallExpr *E, const FunctionDecl *FD,
       alias(E, Obj);
     return;
   }
-  if (holdsTensor(E->getType()))
+  bool Result = holdsTensor(E->getType());
+  if (Result)
     alloc(E, engine::AllocKind::Tensor, Args);
+  const uint32_t AllocBlock = B.current();
+  const size_t AllocIdx = F.Blocks[AllocBlock].Insts.size() - 1;
+  // A function of the project defined in another translation unit: what
+  // this one sees of it (a new tensor, its tensors used) stands until the
+  // run links the units' programs, which may put the body in its place.
+  std::string Link = Obj ? std::string() : TU.linkName(FD);
+  if (Link.empty())
+    return;
+  std::vector<VarId> Values; // the tensors were lowered for their uses
+  std::vector<engine::SrcLoc> Locs;
+  for (const Expr *A : Args) {
+    bool Tensor = !isa<CXXDefaultArgExpr>(A) && holdsTensor(A->getType());
+    Values.push_back(Tensor ? value(A) : NoVar);
+    Locs.push_back(TU.loc(A->getExprLoc()));
+  }
+  engine::Inst &I = Result ? F.Blocks[AllocBlock].Insts[AllocIdx]
+                           : emit(Op::Const, E->getBeginLoc());
+  I.Name = Name;
+  I.Link = std::move(Link);
+  I.Args = std::move(Values);
+  I.ArgLocs = std::move(Locs);
 }
 
 void FunctionLowering::unknownCall(const CallExpr *E,

@@ -208,6 +208,7 @@ void TULowering::nameFunctions() {
     if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
       F.Class = classOf(MD->getParent());
     F.Loc = loc(FD->getLocation());
+    F.Link = linkName(FD);
     const Stmt *Body = FD->getBody();
     F.EndLoc = loc(Body ? Body->getEndLoc() : FD->getEndLoc());
   }
@@ -235,6 +236,7 @@ void TULowering::run() {
   collect();
   nameFunctions();
   indexOverrides();
+  findBindings();
   for (size_t I = 0; I < Out.Decls.size(); ++I)
     FunctionLowering(*this, Out.Decls[I], *Cfgs[I], Out.Program.Functions[I])
         .run();

@@ -15,6 +15,7 @@
 #include "lower/Lower.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/Mangle.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
@@ -44,6 +45,9 @@ public:
   std::vector<engine::FnId> targetsOf(const clang::FunctionDecl *M,
                                       bool Virtual) const;
   bool inSystemHeader(clang::SourceLocation L) const;
+  /// Function::Link of a definition: its mangled name when other
+  /// translation units can call it, else empty.
+  std::string linkName(const clang::FunctionDecl *FD);
 
   clang::ASTContext &Ctx;
   const CompiledCatalog &Cat;
@@ -53,11 +57,14 @@ private:
   void collect();
   void nameFunctions();
   void indexOverrides();
+  /// Program::Bindings: what the TU binds into Python (Bindings.cpp).
+  void findBindings();
 
   llvm::StringMap<uint32_t> FileIds;
   llvm::DenseMap<const clang::CXXMethodDecl *, std::vector<engine::FnId>>
       Overriders;
   std::vector<std::unique_ptr<clang::CFG>> Cfgs;
+  std::unique_ptr<clang::ASTNameGenerator> Mangler;
 };
 
 /// The value an expression evaluated to: a variable, or a place not read

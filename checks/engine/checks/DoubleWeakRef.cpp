@@ -35,6 +35,9 @@ void checkDoubleWeakRef(const Query &Q, std::vector<Finding> &Out) {
         Fi.Notes.push_back(Note{Cx.loc(D.HelperAt),
                                 fill(msg::DoubleWeakRefHelperParam, Name, Param)});
       }
+      // Made by a function called there: point into it (a C++ op bound
+      // into Python is read in its own body, not from a catalog entry).
+      Q.makerNote(D.First, Fi.Notes);
       Fi.Fixes = D.Fixes;
       Out.push_back(std::move(Fi));
     }

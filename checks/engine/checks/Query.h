@@ -35,6 +35,11 @@ public:
   void closingNote(FnId F, const CaptureState &C,
                    std::vector<Note> &Notes) const;
 
+  /// "'f' makes the weak reference here", when conversion Conv (Convs) was
+  /// made inside a foreign function called where it is reported (a C++ op
+  /// bound into Python): the note points into its body.
+  void makerNote(uint32_t Conv, std::vector<Note> &Notes) const;
+
   /// Whether A and B may be the same place.
   bool samePlace(MemId A, MemId B) const;
   /// Whether a place is shared by every layer (not one object's own).

@@ -56,8 +56,9 @@ FnId makerOf(const Query &Q, FnId F, MemId Memory) {
 void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
   const Context &Cx = Q.Cx;
   std::set<SrcLoc> Seen; // one finding of this check per position
-  auto Report = [&](SrcLoc At, FnId F, const CaptureState &C,
+  auto Report = [&](uint32_t Conv, FnId F, const CaptureState &C,
                     std::vector<Note> Middle) {
+    SrcLoc At = Cx.Convs[Conv].At;
     if (!Seen.insert(At).second)
       return;
     Finding Fi;
@@ -65,6 +66,7 @@ void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
     Fi.Loc = Cx.loc(At);
     Fi.Message = msg::WeakRefBeforeCaptureEndWarning;
     Q.openingNotes(F, C, Fi.Notes);
+    Q.makerNote(Conv, Fi.Notes);
     Fi.Notes.insert(Fi.Notes.end(), Middle.begin(), Middle.end());
     Q.closingNote(F, C, Fi.Notes);
     Out.push_back(std::move(Fi));
@@ -86,7 +88,7 @@ void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
       const Query::UseRef *Use = Q.findUse(W.Place, false, F);
       if (!Use)
         continue;
-      Report(Cx.Convs[W.Conv].At, G, G == F ? W.C : Dies->C,
+      Report(W.Conv, G, G == F ? W.C : Dies->C,
              {Note{Cx.loc(W.StoreAt), fill(msg::StoredInSharedPlace, W.Spelling)},
               Note{Cx.loc(Dies->At), msg::LastStrongRefDies},
               Note{Cx.loc(Use->U->At), msg::LaterUseInCapture}});
@@ -94,7 +96,7 @@ void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
     for (const DanglingFact &D : Fa.Danglings) {
       if (!Q.inCapture(F, D.C))
         continue;
-      Report(Cx.Convs[D.Conv].At, F, D.C,
+      Report(D.Conv, F, D.C,
              {Note{Cx.loc(D.DiesAt), msg::LastStrongRefDies},
               Note{Cx.loc(D.UseAt), msg::LaterUseInCapture}});
     }

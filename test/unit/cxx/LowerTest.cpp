@@ -152,12 +152,14 @@ bb2:
   use %0:q "attention" @7:19
   %10 = read %2[*] may-be-absent @7:22
   use %10 "attention" @7:22
+  const @7:5
   ret _ @8:5
 bb3:
   %6 = alloc tensor sized "empty" @10:19
   %7:ws = copy %6 @10:14
   use %0:q "attention" @11:17
   use %7:ws "attention" @11:20
+  const @11:3
   %8 = read g_attn_ws @12:3
   %9 = weak %7:ws "weak_ref_tensor" @12:18
   store %8[*] <- %9 @12:3
@@ -252,6 +254,7 @@ bb4:
   use %13 "attention" @10:29
   %14 = read %0:this.ws_ @10:36
   use %14 "attention" @10:36
+  const @10:15
   goto bb5 @0:0
 bb5:
   %15 = read %0:this.ws_ @11:10
@@ -324,9 +327,11 @@ bb2:
   call "put" (%1:c, %8, %2:t) -> Cache::put(%1:c, %8, %2:t) @22:5
   goto bb3 @0:0
 bb3:
+  const @23:30
   begin stream c10_npu::getStreamFromPool() @23:27
   use %2:t "attention" @24:17
   use %2:t "attention" @24:20
+  const @24:3
   end stream @25:1
   ret _ @25:1
 )ir");
@@ -471,6 +476,7 @@ bb1:
   %4:scratch = copy %3 @14:16
   use %0:x "attention" @15:19
   use %4:scratch "attention" @15:22
+  const @15:5
   kill %4:scratch @16:3
   call "~Attn" (%2:a) -> Attn::~Attn(%2:a) @17:1
   ret _ @17:1
@@ -511,6 +517,7 @@ bb3:
   use %0:x "attention" @6:19
   %19 = read %4[each] @6:22
   use %19 "attention" @6:22
+  const @6:5
   kill %18:t @5:24
   goto bb9 @0:0
 bb4:
@@ -548,6 +555,7 @@ bb1:
   use %2 "attention" @11:39
   %3 = read misc::cached @11:42
   use %3 "attention" @11:42
+  const @11:25
   ret _ @11:51
 )ir");
 }
@@ -584,6 +592,7 @@ bb1:
   use %2:x "copy_" @6:28
   use %2:x "attention" @6:17
   use %2:x "attention" @6:20
+  const @6:3
   end task-group s @7:3
   end capture s @8:3
   ret _ @9:1
@@ -629,6 +638,7 @@ bb4:
   use %0:q "attention" @7:17
   %9 = read g_ws @7:20
   use %9 "attention" @7:20
+  const @7:3
   ret _ @8:1
 )ir");
   EXPECT_EQ(lowered(Code, "my_get_workspace"), R"ir(fn my_get_workspace(%0:n)
@@ -669,6 +679,7 @@ bb1:
   use %0:q "attention" @6:17
   %4 = read %3[*] @6:20
   use %4 "attention" @6:20
+  const @6:3
   ret _ @7:1
 )ir");
 }
@@ -743,6 +754,7 @@ bb0:
   goto bb1 @0:0
 bb1:
   use %0:t "broken" @3:41
+  const @3:34
   ret _ @3:45
 )ir");
 }

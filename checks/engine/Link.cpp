@@ -1,0 +1,217 @@
+//===- Link.cpp -----------------------------------------------------------===//
+#include "engine/Link.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include <unordered_map>
+
+namespace tether::engine {
+namespace {
+
+/// Renumbers one unit's files, classes and functions into another program.
+struct Renumber {
+  std::vector<uint32_t> File;
+  ClassId ClassBase = 0;
+  std::vector<FnId> Fn; ///< -1: not copied
+
+  void loc(SrcLoc &L) const {
+    if (L.File < File.size())
+      L.File = File[L.File];
+  }
+  ClassId cls(ClassId C) const { return C < 0 ? C : C + ClassBase; }
+
+  Function copy(const Function &From) const {
+    Function F = From;
+    loc(F.Loc);
+    loc(F.EndLoc);
+    F.Class = cls(F.Class);
+    for (ClassId &C : F.ParamClass)
+      C = cls(C);
+    for (Block &B : F.Blocks) {
+      loc(B.Term.Loc);
+      for (Inst &I : B.Insts) {
+        loc(I.Loc);
+        for (SrcLoc &L : I.ArgLocs)
+          loc(L);
+        I.Class = cls(I.Class);
+        // A callee left out of the copy is unknown code: its arguments
+        // escape, as for any call the lowering could not resolve.
+        llvm::erase_if(I.Targets, [&](const CallTarget &T) {
+          return T.Fn < 0 || size_t(T.Fn) >= Fn.size() || Fn[T.Fn] < 0;
+        });
+        for (CallTarget &T : I.Targets)
+          T.Fn = Fn[T.Fn];
+      }
+    }
+    return F;
+  }
+};
+
+/// Files, by path, shared by every unit copied into one program.
+struct FileTable {
+  Program &Into;
+  std::unordered_map<std::string, uint32_t> Ids;
+  explicit FileTable(Program &Into) : Into(Into) {
+    for (size_t I = 0; I < Into.Files.size(); ++I)
+      Ids.emplace(Into.Files[I], uint32_t(I));
+  }
+  std::vector<uint32_t> map(const Program &From) {
+    std::vector<uint32_t> Out;
+    for (const std::string &Path : From.Files) {
+      auto [It, New] = Ids.try_emplace(Path, uint32_t(Into.Files.size()));
+      if (New)
+        Into.Files.push_back(Path);
+      Out.push_back(It->second);
+    }
+    return Out;
+  }
+};
+
+Renumber start(Program &Into, const Program &From, FileTable &Files) {
+  Renumber R;
+  R.File = Files.map(From);
+  R.ClassBase = ClassId(Into.Classes.size());
+  for (const Class &C : From.Classes) {
+    Class K = C;
+    for (ClassId &B : K.Bases)
+      B = R.cls(B);
+    Into.Classes.push_back(std::move(K));
+  }
+  R.Fn.assign(From.Functions.size(), -1);
+  return R;
+}
+
+} // namespace
+
+const std::vector<BoundFunction> *
+Library::lookup(const std::string &Qual) const {
+  llvm::StringRef Q(Qual);
+  auto Find = [&](llvm::StringRef Name) -> const std::vector<BoundFunction> * {
+    auto It = ByName.find(Name.str());
+    return It == ByName.end() ? nullptr : &It->second;
+  };
+  if (Q.starts_with("torch.ops.")) {
+    if (const auto *Hit = Find(Q))
+      return Hit;
+    // torch.ops.ns.op.overload: the op.
+    llvm::SmallVector<llvm::StringRef, 6> Parts;
+    Q.split(Parts, '.');
+    if (Parts.size() == 5)
+      return Find(Q.rsplit('.').first);
+    return nullptr;
+  }
+  auto [Head, Last] = Q.rsplit('.');
+  if (Last.empty())
+    return nullptr;
+  llvm::StringRef Mod = Head.rsplit('.').second;
+  if (Mod.empty())
+    Mod = Head;
+  return Find(Mod.str() + "." + Last.str());
+}
+
+Library link(const std::vector<Program> &Units) {
+  Library L;
+  // Where each linkable definition lives: (unit, function).
+  std::unordered_map<std::string, std::pair<size_t, FnId>> Defs;
+  for (size_t U = 0; U < Units.size(); ++U)
+    for (size_t F = 0; F < Units[U].Functions.size(); ++F)
+      if (!Units[U].Functions[F].Link.empty())
+        Defs.try_emplace(Units[U].Functions[F].Link, U, FnId(F));
+  auto DefOf = [&](const std::string &Link) -> const std::pair<size_t, FnId> * {
+    auto It = Link.empty() ? Defs.end() : Defs.find(Link);
+    return It == Defs.end() ? nullptr : &It->second;
+  };
+  // The functions to copy from each unit: the bound ones, then all they
+  // may call, in their unit or, by link name, in another.
+  std::vector<std::vector<bool>> Keep(Units.size());
+  for (size_t U = 0; U < Units.size(); ++U)
+    Keep[U].assign(Units[U].Functions.size(), false);
+  struct Entry {
+    std::string Name;
+    size_t Unit;
+    FnId Fn;
+    uint32_t FirstArg;
+  };
+  std::vector<Entry> Entries;
+  std::vector<std::pair<size_t, FnId>> Work;
+  for (size_t U = 0; U < Units.size(); ++U)
+    for (const Binding &B : Units[U].Bindings) {
+      std::pair<size_t, FnId> At{U, B.Fn};
+      if (B.Fn < 0 || size_t(B.Fn) >= Units[U].Functions.size()) {
+        const auto *D = DefOf(B.Link);
+        if (!D)
+          continue;
+        At = *D;
+      }
+      Entries.push_back({B.Name, At.first, At.second, B.FirstArg});
+      Work.push_back(At);
+    }
+  while (!Work.empty()) {
+    auto [U, Cur] = Work.back();
+    Work.pop_back();
+    if (Keep[U][Cur])
+      continue;
+    Keep[U][Cur] = true;
+    for (const Block &Bl : Units[U].Functions[Cur].Blocks)
+      for (const Inst &I : Bl.Insts) {
+        for (const CallTarget &T : I.Targets)
+          if (T.Fn >= 0 && size_t(T.Fn) < Keep[U].size() && !Keep[U][T.Fn])
+            Work.push_back({U, T.Fn});
+        if (const auto *D = DefOf(I.Link); D && !Keep[D->first][D->second])
+          Work.push_back(*D);
+      }
+  }
+  FileTable Files(L.Code);
+  std::vector<Renumber> Maps(Units.size());
+  for (size_t U = 0; U < Units.size(); ++U) {
+    if (llvm::none_of(Keep[U], [](bool K) { return K; }))
+      continue;
+    Maps[U] = start(L.Code, Units[U], Files);
+    for (size_t F = 0; F < Keep[U].size(); ++F)
+      if (Keep[U][F]) {
+        Maps[U].Fn[F] = FnId(L.Code.Functions.size());
+        L.Code.Functions.emplace_back();
+      }
+  }
+  for (size_t U = 0; U < Units.size(); ++U)
+    for (size_t F = 0; F < Keep[U].size(); ++F) {
+      if (!Keep[U][F])
+        continue;
+      Function &To = L.Code.Functions[Maps[U].Fn[F]];
+      To = Maps[U].copy(Units[U].Functions[F]);
+      To.Foreign = true;
+      // A call of a function another unit defines becomes a call of it.
+      for (Block &Bl : To.Blocks)
+        for (Inst &I : Bl.Insts) {
+          const auto *D = DefOf(I.Link);
+          if (!D)
+            continue;
+          CallTarget T;
+          T.Fn = Maps[D->first].Fn[D->second];
+          T.Args = I.Args;
+          I.Kind = Op::Call;
+          I.Targets.push_back(std::move(T));
+          I.Link.clear();
+        }
+    }
+  for (const Entry &E : Entries) {
+    std::vector<BoundFunction> &To = L.ByName[E.Name];
+    BoundFunction BF{Maps[E.Unit].Fn[E.Fn], E.FirstArg};
+    if (llvm::none_of(To, [&](const BoundFunction &X) { return X.Fn == BF.Fn; }))
+      To.push_back(BF);
+  }
+  return L;
+}
+
+FnId append(Program &Into, const Program &From) {
+  FileTable Files(Into);
+  Renumber R = start(Into, From, Files);
+  FnId Base = FnId(Into.Functions.size());
+  for (size_t F = 0; F < From.Functions.size(); ++F)
+    R.Fn[F] = Base + FnId(F);
+  for (const Function &F : From.Functions)
+    Into.Functions.push_back(R.copy(F));
+  return Base;
+}
+
+} // namespace tether::engine

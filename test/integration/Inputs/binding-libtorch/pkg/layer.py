@@ -1,0 +1,27 @@
+import torch
+from vllm.utils import weak_ref_tensors
+from pkg import _C
+
+
+def twice_op(x):
+    return weak_ref_tensors(torch.ops.myext.weak_view(x))
+
+
+def twice_overload(x):
+    return weak_ref_tensors(torch.ops.myext.weak_view.default(x))
+
+
+def twice_pybind(x):
+    return weak_ref_tensors(_C.weak_view(x))
+
+
+def twice_lambda(x):
+    return weak_ref_tensors(_C.weak_lambda(x))
+
+
+def once(x):
+    return weak_ref_tensors(torch.ops.myext.fresh_copy(x))
+
+
+def once_pybind(x):
+    return weak_ref_tensors(_C.fresh_copy(x))
