@@ -46,6 +46,22 @@ void FnLowerer::assign(TSNode Target, VarId V) {
   if (K == G.Attribute) {
     TSNode Obj = fieldOf(Target, G.FObject);
     std::string Attr = text(fieldOf(Target, G.FAttribute));
+    // `t.data = v` gives the tensor t names v's storage: everything that
+    // holds t now holds what v is (a weak alias makes every holder of t
+    // weak, and t's own storage loses this holder). Lowered as a rebinding
+    // of t, of a name or of the place t is read from. An in-tree object's
+    // `data` attribute is a field like any other.
+    if (Attr == "data" && !isSelf(Obj)) {
+      TSNode O = stripParens(Obj);
+      TSSymbol OK = kindOf(O);
+      bool Object = OK == G.Identifier && isLocalName(text(O)) &&
+                    !info(local(text(O))).Cls.empty();
+      if (!Object && (OK == G.Identifier || OK == G.Attribute ||
+                      OK == G.Subscript)) {
+        assign(O, V);
+        return;
+      }
+    }
     std::string D = dottedName(Target, Src);
     engine::Inst *I = nullptr;
     if (!D.empty()) {

@@ -421,21 +421,31 @@ bool FunctionLowering::tensorMethod(const CallExpr *E, const CXXMethodDecl *M,
     set(E, Not, true);
     return true;
   }
-  if (N == "reset") {
-    VarId Null = temp(E, Op::Null);
+  // The tensor Obj names now holds V: a store to its place, or a new value
+  // of its local.
+  auto Rebind = [&](VarId V) {
     if (Val *O = find(Obj); O && O->HasPlace) {
       engine::PlaceRef P = O->P;
       engine::Inst &I = emit(Op::Store, E->getBeginLoc());
       I.P = std::move(P);
-      I.A = Null;
+      I.A = V;
     } else if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(Obj))) {
       if (auto It = Vars.find(dyn_cast<VarDecl>(DRE->getDecl()));
           It != Vars.end()) {
         engine::Inst &I = emit(Op::Copy, E->getBeginLoc());
         I.Dst = It->second;
-        I.A = Null;
+        I.A = V;
       }
     }
+  };
+  if (N == "reset") {
+    Rebind(temp(E, Op::Null));
+    return true;
+  }
+  // `t.set_data(v)` (Python's `t.data = v`): t names v's storage, so every
+  // holder of t holds what v is (a weak alias makes them all weak).
+  if (N == "set_data" && E->getNumArgs() == 1) {
+    Rebind(value(E->getArg(0)));
     return true;
   }
   if (N == "value") {
