@@ -11,14 +11,16 @@ namespace {
 /// Renumbers one unit's files, classes and functions into another program.
 struct Renumber {
   std::vector<uint32_t> File;
-  ClassId ClassBase = 0;
+  std::vector<ClassId> Cls;
   std::vector<FnId> Fn; ///< -1: not copied
 
   void loc(SrcLoc &L) const {
     if (L.File < File.size())
       L.File = File[L.File];
   }
-  ClassId cls(ClassId C) const { return C < 0 ? C : C + ClassBase; }
+  ClassId cls(ClassId C) const {
+    return C < 0 || size_t(C) >= Cls.size() ? -1 : Cls[C];
+  }
 
   Function copy(const Function &From) const {
     Function F = From;
@@ -67,18 +69,53 @@ struct FileTable {
   }
 };
 
-Renumber start(Program &Into, const Program &From, FileTable &Files) {
+/// Classes by name, when units of one program share them (the same C++
+/// class in every TU that includes its header).
+using ClassTable = std::unordered_map<std::string, ClassId>;
+
+Renumber start(Program &Into, const Program &From, FileTable &Files,
+               ClassTable *Shared) {
   Renumber R;
   R.File = Files.map(From);
-  R.ClassBase = ClassId(Into.Classes.size());
+  std::vector<bool> Fresh;
   for (const Class &C : From.Classes) {
-    Class K = C;
-    for (ClassId &B : K.Bases)
-      B = R.cls(B);
-    Into.Classes.push_back(std::move(K));
+    ClassId Id = ClassId(Into.Classes.size());
+    if (Shared) {
+      auto [It, New] = Shared->try_emplace(C.Name, Id);
+      if (!New) {
+        R.Cls.push_back(It->second);
+        Fresh.push_back(false);
+        continue;
+      }
+    }
+    Into.Classes.push_back(C);
+    R.Cls.push_back(Id);
+    Fresh.push_back(true);
   }
+  // Bases once every class of the unit has its id (a base may come later).
+  for (size_t C = 0; C < From.Classes.size(); ++C)
+    if (Fresh[C])
+      for (ClassId &B : Into.Classes[R.Cls[C]].Bases)
+        B = R.cls(B);
   R.Fn.assign(From.Functions.size(), -1);
   return R;
+}
+
+/// Turn each linked Inst::Link of F into a call of its definition.
+template <typename DefOfT, typename IdOfT>
+void resolveLinks(Function &F, DefOfT DefOf, IdOfT IdOf) {
+  for (Block &Bl : F.Blocks)
+    for (Inst &I : Bl.Insts) {
+      const auto *D = DefOf(I.Link);
+      if (!D)
+        continue;
+      CallTarget T;
+      T.Fn = IdOf(*D);
+      T.Args = I.Args;
+      I.Kind = Op::Call;
+      I.Targets.push_back(std::move(T));
+      I.Link.clear();
+    }
 }
 
 } // namespace
@@ -162,11 +199,12 @@ Library link(const std::vector<Program> &Units) {
       }
   }
   FileTable Files(L.Code);
+  ClassTable Classes;
   std::vector<Renumber> Maps(Units.size());
   for (size_t U = 0; U < Units.size(); ++U) {
     if (llvm::none_of(Keep[U], [](bool K) { return K; }))
       continue;
-    Maps[U] = start(L.Code, Units[U], Files);
+    Maps[U] = start(L.Code, Units[U], Files, &Classes);
     for (size_t F = 0; F < Keep[U].size(); ++F)
       if (Keep[U][F]) {
         Maps[U].Fn[F] = FnId(L.Code.Functions.size());
@@ -181,18 +219,9 @@ Library link(const std::vector<Program> &Units) {
       To = Maps[U].copy(Units[U].Functions[F]);
       To.Foreign = true;
       // A call of a function another unit defines becomes a call of it.
-      for (Block &Bl : To.Blocks)
-        for (Inst &I : Bl.Insts) {
-          const auto *D = DefOf(I.Link);
-          if (!D)
-            continue;
-          CallTarget T;
-          T.Fn = Maps[D->first].Fn[D->second];
-          T.Args = I.Args;
-          I.Kind = Op::Call;
-          I.Targets.push_back(std::move(T));
-          I.Link.clear();
-        }
+      resolveLinks(To, DefOf, [&](const std::pair<size_t, FnId> &D) {
+        return Maps[D.first].Fn[D.second];
+      });
     }
   for (const Entry &E : Entries) {
     std::vector<BoundFunction> &To = L.ByName[E.Name];
@@ -203,9 +232,60 @@ Library link(const std::vector<Program> &Units) {
   return L;
 }
 
+Program linkAll(const std::vector<Program> &Units) {
+  Program P;
+  // The definition of each link name that the program keeps: the first,
+  // the others are the same code (an inline function in every TU that
+  // includes it).
+  std::unordered_map<std::string, std::pair<size_t, FnId>> Defs;
+  for (size_t U = 0; U < Units.size(); ++U)
+    for (size_t F = 0; F < Units[U].Functions.size(); ++F)
+      if (!Units[U].Functions[F].Link.empty())
+        Defs.try_emplace(Units[U].Functions[F].Link, U, FnId(F));
+  auto Kept = [&](size_t U, size_t F) {
+    const std::string &Link = Units[U].Functions[F].Link;
+    if (Link.empty())
+      return true;
+    const auto &D = Defs.at(Link);
+    return D.first == U && size_t(D.second) == F;
+  };
+  FileTable Files(P);
+  ClassTable Classes;
+  std::vector<Renumber> Maps(Units.size());
+  for (size_t U = 0; U < Units.size(); ++U) {
+    Maps[U] = start(P, Units[U], Files, &Classes);
+    for (size_t F = 0; F < Units[U].Functions.size(); ++F)
+      if (Kept(U, F)) {
+        Maps[U].Fn[F] = FnId(P.Functions.size());
+        P.Functions.emplace_back();
+      }
+  }
+  for (size_t U = 0; U < Units.size(); ++U)
+    for (size_t F = 0; F < Units[U].Functions.size(); ++F)
+      if (!Kept(U, F)) {
+        const auto &D = Defs.at(Units[U].Functions[F].Link);
+        Maps[U].Fn[F] = Maps[D.first].Fn[D.second];
+      }
+  auto DefOf = [&](const std::string &Link) -> const std::pair<size_t, FnId> * {
+    auto It = Link.empty() ? Defs.end() : Defs.find(Link);
+    return It == Defs.end() ? nullptr : &It->second;
+  };
+  for (size_t U = 0; U < Units.size(); ++U)
+    for (size_t F = 0; F < Units[U].Functions.size(); ++F) {
+      if (!Kept(U, F))
+        continue;
+      Function &To = P.Functions[Maps[U].Fn[F]];
+      To = Maps[U].copy(Units[U].Functions[F]);
+      resolveLinks(To, DefOf, [&](const std::pair<size_t, FnId> &D) {
+        return Maps[D.first].Fn[D.second];
+      });
+    }
+  return P;
+}
+
 FnId append(Program &Into, const Program &From) {
   FileTable Files(Into);
-  Renumber R = start(Into, From, Files);
+  Renumber R = start(Into, From, Files, nullptr);
   FnId Base = FnId(Into.Functions.size());
   for (size_t F = 0; F < From.Functions.size(); ++F)
     R.Fn[F] = Base + FnId(F);

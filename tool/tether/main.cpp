@@ -7,6 +7,7 @@
 // error (one line on stderr).
 //
 //===----------------------------------------------------------------------===//
+#include "CrossTU.h"
 #include "CxxFrontend.h"
 #include "Filters.h"
 #include "Inputs.h"
@@ -297,9 +298,13 @@ static int runCheck(const CxxOptions &CxxOpts) {
   if (!Inputs->Cxx.empty()) {
     CxxOptions WithSteps = CxxOpts;
     WithSteps.Steps = &Steps;
-    WithSteps.KeepPrograms = !Inputs->Python.empty();
+    // Kept to link: with the Python package, and the TUs with each other.
+    WithSteps.KeepPrograms = !Inputs->Python.empty() || Inputs->Cxx.size() > 1;
     CxxResult R = runCxx(Inputs->Cxx, WithSteps);
     Bound = engine::link(R.Programs);
+    std::vector<Finding> Whole =
+        crossTUFindings(R.Programs, R.Findings, Catalogs, Checks);
+    R.Findings.insert(R.Findings.end(), Whole.begin(), Whole.end());
     Steps.finish();
     for (const std::string &E : R.Errors)
       llvm::errs() << "tether: " << E << "\n";

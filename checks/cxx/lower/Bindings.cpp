@@ -226,7 +226,8 @@ std::pair<std::string, std::string> opName(StringRef Schema) {
 
 std::string TULowering::linkName(const FunctionDecl *FD) {
   if (!FD || FD->isInvalidDecl() || !FD->isExternallyVisible() ||
-      isa<CXXMethodDecl>(FD) || FD->isDependentContext())
+      FD->isDependentContext() || isa<CXXConstructorDecl>(FD) ||
+      isa<CXXDestructorDecl>(FD))
     return {};
   if (!Mangler)
     Mangler = std::make_unique<ASTNameGenerator>(Ctx);

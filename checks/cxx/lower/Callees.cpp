@@ -562,11 +562,15 @@ void FunctionLowering::externalCall(const CallExpr *E, const FunctionDecl *FD,
   // A function of the project defined in another translation unit: what
   // this one sees of it (a new tensor, its tensors used) stands until the
   // run links the units' programs, which may put the body in its place.
-  std::string Link = Obj ? std::string() : TU.linkName(FD);
+  std::string Link = TU.linkName(FD);
   if (Link.empty())
     return;
   std::vector<VarId> Values; // the tensors were lowered for their uses
   std::vector<engine::SrcLoc> Locs;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isInstance()) {
+    Values.push_back(Obj ? value(Obj) : This); // the receiver, parameter 0
+    Locs.push_back(TU.loc(E->getBeginLoc()));
+  }
   for (const Expr *A : Args) {
     bool Tensor = !isa<CXXDefaultArgExpr>(A) && holdsTensor(A->getType());
     Values.push_back(Tensor ? value(A) : NoVar);
