@@ -427,6 +427,7 @@ bb1:
   call "forward" (%0:l, %2:x) -> Attn::forward(%0:l, %2:x) -> Mlp::forward(%0:l, %2:x) @14:3
   call "forward" (%1:m, %2:x) -> Mlp::forward(%1:m, %2:x) @15:3
   use %2:x "forward" @16:20
+  const @16:3
   call "hook" (%2:x) @17:3
   call "cb" (%4:cb, %2:x) @18:5
   ret _ @19:1
