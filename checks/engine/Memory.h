@@ -72,13 +72,7 @@ public:
 
   MemId intern(const MemKey &K);
   const MemKey &key(MemId M) const { return Keys[M]; }
-  MemId root(RootKind R, uint32_t A, uint32_t B = 0) {
-    MemKey K;
-    K.Root = R;
-    K.A = A;
-    K.B = B;
-    return intern(K);
-  }
+  MemId root(RootKind R, uint32_t A, uint32_t B = 0);
   /// M with one more step (a field name id or kElement), cut at kMaxPath.
   MemId child(MemId M, uint32_t Step);
   /// M's path appended below Base's.
@@ -102,6 +96,11 @@ private:
   std::vector<std::string> Strings;
   llvm::DenseMap<MemKey, MemId, KeyInfo> Ids;
   std::vector<MemKey> Keys;
+  /// root() and child() are asked the same questions at every pass over
+  /// every block; their answers, remembered, spare building and hashing a
+  /// key each time. They only memoise intern(), so ids come out the same.
+  llvm::DenseMap<std::pair<uint64_t, uint32_t>, MemId> Roots;
+  llvm::DenseMap<std::pair<MemId, uint32_t>, MemId> Children;
 };
 
 struct Atom {
@@ -138,6 +137,8 @@ public:
   }
   /// Union; returns whether anything was added.
   bool join(const Value &O) {
+    if (Atoms == O.Atoms) // the common case at a loop's head
+      return false;
     size_t N = Atoms.size();
     for (const Atom &A : O.Atoms)
       add(A);
