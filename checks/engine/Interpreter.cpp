@@ -74,6 +74,9 @@ private:
     In.assign(Fn.Blocks.size(), State());
     State &Entry = In[0];
     Entry.Reached = true;
+    // Every variable has its slot from the start: the states copied from
+    // this one never grow one slot at a time.
+    Entry.Vals.resize(std::max<size_t>(Fn.VarNames.size(), Fn.NumParams));
     for (uint32_t P = 0; P < Fn.NumParams; ++P)
       Entry.set(VarId(P), Value(Atom::mem(M.root(RootKind::Param, F, P))));
     std::set<uint32_t> Work{0};
