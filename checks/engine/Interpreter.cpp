@@ -74,9 +74,6 @@ private:
     In.assign(Fn.Blocks.size(), State());
     State &Entry = In[0];
     Entry.Reached = true;
-    // Every variable has its slot from the start: the states copied from
-    // this one never grow one slot at a time.
-    Entry.Vals.resize(std::max<size_t>(Fn.VarNames.size(), Fn.NumParams));
     for (uint32_t P = 0; P < Fn.NumParams; ++P)
       Entry.set(VarId(P), Value(Atom::mem(M.root(RootKind::Param, F, P))));
     std::set<uint32_t> Work{0};
@@ -199,9 +196,8 @@ private:
   /// Whether a named local still holds X strongly. Temporaries hold a value
   /// only for the statement that computes it.
   bool heldBySomeVar(const State &S, MemId X) const {
-    for (size_t V = 0; V < S.Vals.size() && V < Fn.VarNames.size(); ++V) {
-      const Value &Val = S.Vals[V];
-      if (Fn.VarNames[V].empty())
+    for (const auto &[V, Val] : S.Vals) {
+      if (size_t(V) >= Fn.VarNames.size() || Fn.VarNames[V].empty())
         continue;
       for (const Atom &A : Val)
         if (A.Kind == Atom::Mem && A.M == X)
@@ -1033,7 +1029,7 @@ private:
     escape(S, R);
     // Every local dies at the return.
     std::vector<MemId> Dying;
-    for (const Value &Val : S.Vals)
+    for (const auto &[V, Val] : S.Vals)
       for (const Atom &A : Val)
         if (A.Kind == Atom::Mem && memSetHas(Watched, A.M) &&
             !S.isDead(A.M) &&

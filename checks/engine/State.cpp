@@ -40,7 +40,7 @@ bool unionInto(MemSet &Into, const MemSet &From) {
 
 /// Whether S has any trace of memory X: a path that never made it.
 bool mentions(const State &S, MemId X) {
-  for (const Value &Val : S.Vals)
+  for (const auto &[V, Val] : S.Vals)
     for (const Atom &A : Val)
       if ((A.Kind == Atom::Mem || A.Kind == Atom::Weak) && A.M == X)
         return true;
@@ -53,18 +53,20 @@ bool mentions(const State &S, MemId X) {
 } // namespace
 
 const Value *State::get(VarId V) const {
-  return V >= 0 && size_t(V) < Vals.size() && !Vals[V].empty() ? &Vals[V]
-                                                               : nullptr;
+  auto It = findVar(Vals, V);
+  return It != Vals.end() && It->first == V ? &It->second : nullptr;
 }
 
 void State::set(VarId V, Value X) {
-  if (V < 0)
-    return;
-  if (size_t(V) < Vals.size())
-    Vals[V] = std::move(X);
-  else if (!X.empty()) {
-    Vals.resize(size_t(V) + 1);
-    Vals[V] = std::move(X);
+  auto It = findVar(Vals, V);
+  bool Here = It != Vals.end() && It->first == V;
+  if (X.empty()) {
+    if (Here)
+      Vals.erase(It);
+  } else if (Here) {
+    It->second = std::move(X);
+  } else {
+    Vals.insert(It, {V, std::move(X)});
   }
   auto T = findVar(Truths, V);
   if (T != Truths.end() && T->first == V)
@@ -109,13 +111,11 @@ bool State::operator==(const State &O) const {
   if (Reached != O.Reached || !(Cap == O.Cap) || Stream != O.Stream ||
       Empty != O.Empty || NonNull != O.NonNull || Escaped != O.Escaped ||
       Pending != O.Pending || Held != O.Held || Update != O.Update ||
-      Bound != O.Bound || InPool != O.InPool ||
+      Bound != O.Bound || InPool != O.InPool || Vals.size() != O.Vals.size() ||
       Truths.size() != O.Truths.size() || Dead.size() != O.Dead.size())
     return false;
-  static const Value None;
-  for (size_t I = 0; I < std::max(Vals.size(), O.Vals.size()); ++I)
-    if ((I < Vals.size() ? Vals[I] : None) !=
-        (I < O.Vals.size() ? O.Vals[I] : None))
+  for (size_t I = 0; I < Vals.size(); ++I)
+    if (Vals[I].first != O.Vals[I].first || Vals[I].second != O.Vals[I].second)
       return false;
   for (size_t I = 0; I < Truths.size(); ++I)
     if (Truths[I].first != O.Truths[I].first ||
@@ -168,12 +168,35 @@ static bool joinReached(State &Into, const State &From) {
     std::sort(Hd.begin(), Hd.end());
     Hd.erase(std::unique(Hd.begin(), Hd.end()), Hd.end());
   }
-  // Values: a union per variable (a variable only From holds is new).
-  if (From.Vals.size() > Into.Vals.size())
-    Into.Vals.resize(From.Vals.size());
-  for (size_t V = 0; V < From.Vals.size(); ++V)
-    if (!From.Vals[V].empty())
-      Changed |= Into.Vals[V].join(From.Vals[V]);
+  // Values: a union per variable, joined where Into has the variable; the
+  // vector is rebuilt only when From brings variables Into lacks (at a
+  // loop's head the same variables meet again and again).
+  llvm::SmallVector<size_t, 8> Missing;
+  for (size_t I = 0, J = 0; J < From.Vals.size();) {
+    if (I == Into.Vals.size() || From.Vals[J].first < Into.Vals[I].first) {
+      Missing.push_back(J++);
+    } else if (Into.Vals[I].first < From.Vals[J].first) {
+      ++I;
+    } else {
+      Changed |= Into.Vals[I].second.join(From.Vals[J].second);
+      ++I;
+      ++J;
+    }
+  }
+  if (!Missing.empty()) {
+    Changed = true;
+    std::vector<std::pair<VarId, Value>> Vals;
+    Vals.reserve(Into.Vals.size() + Missing.size());
+    size_t I = 0;
+    for (size_t J : Missing) {
+      while (I < Into.Vals.size() && Into.Vals[I].first < From.Vals[J].first)
+        Vals.push_back(std::move(Into.Vals[I++]));
+      Vals.push_back(From.Vals[J]);
+    }
+    while (I < Into.Vals.size())
+      Vals.push_back(std::move(Into.Vals[I++]));
+    Into.Vals = std::move(Vals);
+  }
   // Truths: only what both paths agree on.
   size_t NT = Into.Truths.size();
   Into.Truths.erase(std::remove_if(Into.Truths.begin(), Into.Truths.end(),

@@ -21,12 +21,10 @@ struct Truth {
   }
 };
 
+/// Sparse: only variables that hold something are stored.
 struct State {
   bool Reached = false;
-  /// Indexed by variable; an empty value is a variable that holds nothing.
-  /// Dense: a big function's states hold most of its variables, and a
-  /// sorted (variable, value) list paid a search and a shift per store.
-  std::vector<Value> Vals;
+  std::vector<std::pair<VarId, Value>> Vals;
   std::vector<std::pair<VarId, Truth>> Truths;
   CaptureState Cap;
   int32_t Stream = -1; ///< Interned stream spelling; -1 default, -2 mixed.
