@@ -30,9 +30,10 @@ public:
         break;
     }
     Emit = true;
+    // The last pass reads each block's entry state once: it takes it.
     for (uint32_t B : Rpo)
       if (In[B].Reached) {
-        State S = In[B];
+        State S = std::move(In[B]);
         block(S, B);
       }
     return std::move(Sum);
@@ -83,23 +84,30 @@ private:
       State S = In[B];
       block(S, B);
       const Terminator &T = Fn.Blocks[B].Term;
-      auto Flow = [&](uint32_t To, const State &Out) {
-        if (To < In.size() && RpoIndex[To] != ~0u && joinInto(In[To], Out))
+      // S is not needed after its last edge: that edge hands its storage on
+      // (a successor reached for the first time takes it without a copy).
+      auto Flow = [&](uint32_t To, auto &&Out) {
+        if (To < In.size() && RpoIndex[To] != ~0u &&
+            joinInto(In[To], std::forward<decltype(Out)>(Out)))
           Work.insert(RpoIndex[To]);
       };
       if (T.Kind == Terminator::Goto) {
-        Flow(T.Succ[0], S);
+        Flow(T.Succ[0], std::move(S));
       } else if (T.Kind == Terminator::Branch) {
-        Flow(T.Succ[0], edge(S, T, true));
-        Flow(T.Succ[1], edge(S, T, false));
+        if (!S.truth(T.Cond)) { // the edges learn nothing: S itself flows
+          Flow(T.Succ[0], static_cast<const State &>(S));
+          Flow(T.Succ[1], std::move(S));
+        } else {
+          Flow(T.Succ[0], edge(S, T, true));
+          Flow(T.Succ[1], edge(std::move(S), T, false));
+        }
       }
     }
   }
 
   /// The state on the edge of branch T where its condition is Taken.
-  State edge(const State &S, const Terminator &Br, bool Taken) {
-    State Out = S;
-    const Truth *T = S.truth(Br.Cond);
+  State edge(State Out, const Terminator &Br, bool Taken) {
+    const Truth *T = Out.truth(Br.Cond);
     if (!T)
       return Out;
     Truth Tr = *T;

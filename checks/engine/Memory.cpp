@@ -25,12 +25,30 @@ MemId MemTable::intern(const MemKey &K) {
   return It->second;
 }
 
+MemId MemTable::root(RootKind R, uint32_t A, uint32_t B) {
+  auto [It, New] =
+      Roots.try_emplace({(uint64_t(A) << 32) | B, uint32_t(R)}, MemId(0));
+  if (New) {
+    MemKey K;
+    K.Root = R;
+    K.A = A;
+    K.B = B;
+    It->second = intern(K);
+  }
+  return It->second;
+}
+
 MemId MemTable::child(MemId M, uint32_t Step) {
   if (Keys[M].Path.size() >= kMaxPath)
     return M;
+  auto It = Children.find({M, Step});
+  if (It != Children.end())
+    return It->second;
   MemKey K = Keys[M];
   K.Path.push_back(Step);
-  return intern(K);
+  MemId Out = intern(K);
+  Children.try_emplace({M, Step}, Out);
+  return Out;
 }
 
 MemId MemTable::rebase(MemId Base, const MemKey &Below, size_t From) {

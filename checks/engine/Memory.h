@@ -24,6 +24,7 @@
 #define TETHER_ENGINE_MEMORY_H
 
 #include "engine/Ir.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -72,13 +73,7 @@ public:
 
   MemId intern(const MemKey &K);
   const MemKey &key(MemId M) const { return Keys[M]; }
-  MemId root(RootKind R, uint32_t A, uint32_t B = 0) {
-    MemKey K;
-    K.Root = R;
-    K.A = A;
-    K.B = B;
-    return intern(K);
-  }
+  MemId root(RootKind R, uint32_t A, uint32_t B = 0);
   /// M with one more step (a field name id or kElement), cut at kMaxPath.
   MemId child(MemId M, uint32_t Step);
   /// M's path appended below Base's.
@@ -102,6 +97,11 @@ private:
   std::vector<std::string> Strings;
   llvm::DenseMap<MemKey, MemId, KeyInfo> Ids;
   std::vector<MemKey> Keys;
+  /// root() and child() are asked the same questions at every pass over
+  /// every block; their answers, remembered, spare building and hashing a
+  /// key each time. They only memoise intern(), so ids come out the same.
+  llvm::DenseMap<std::pair<uint64_t, uint32_t>, MemId> Roots;
+  llvm::DenseMap<std::pair<MemId, uint32_t>, MemId> Children;
 };
 
 struct Atom {
@@ -122,41 +122,117 @@ struct Atom {
   static Atom unknown() { return Atom{Unknown, 0, 0}; }
 };
 
-/// A sorted set of atoms. Small: most values hold one or two.
+/// A sorted set of atoms. Small: most values hold one or two, kept inline;
+/// states are copied at every block and join, and a copy of an inline value
+/// is a few stores (a SmallVector's was a call and a memcpy).
 class Value {
 public:
   Value() = default;
-  Value(Atom A) { Atoms.push_back(A); }
-  bool empty() const { return Atoms.empty(); }
-  const llvm::SmallVector<Atom, 2> &atoms() const { return Atoms; }
-  auto begin() const { return Atoms.begin(); }
-  auto end() const { return Atoms.end(); }
+  Value(Atom A) : N(1) { Inline[0] = A; }
+  Value(const Value &O) { copyFrom(O); }
+  Value(Value &&O) noexcept { steal(O); }
+  Value &operator=(const Value &O) {
+    if (this != &O) {
+      if (O.N <= Cap) { // reuse the storage
+        std::copy(O.data(), O.data() + O.N, data());
+        N = O.N;
+      } else {
+        release();
+        copyFrom(O);
+      }
+    }
+    return *this;
+  }
+  Value &operator=(Value &&O) noexcept {
+    if (this != &O) {
+      release();
+      steal(O);
+    }
+    return *this;
+  }
+  ~Value() { release(); }
+
+  bool empty() const { return N == 0; }
+  llvm::ArrayRef<Atom> atoms() const { return {data(), N}; }
+  const Atom *begin() const { return data(); }
+  const Atom *end() const { return data() + N; }
   void add(Atom A) {
-    auto It = std::lower_bound(Atoms.begin(), Atoms.end(), A);
-    if (It == Atoms.end() || !(*It == A))
-      Atoms.insert(It, A);
+    Atom *It = std::lower_bound(data(), data() + N, A);
+    if (It != data() + N && *It == A)
+      return;
+    size_t At = size_t(It - data());
+    if (N == Cap)
+      grow();
+    Atom *D = data();
+    std::copy_backward(D + At, D + N, D + N + 1);
+    D[At] = A;
+    ++N;
   }
   /// Union; returns whether anything was added.
   bool join(const Value &O) {
-    size_t N = Atoms.size();
-    for (const Atom &A : O.Atoms)
+    if (*this == O) // the common case at a loop's head
+      return false;
+    size_t Before = N;
+    for (const Atom &A : O)
       add(A);
-    return Atoms.size() != N;
+    return N != Before;
   }
   template <typename Pred> void removeIf(Pred P) {
-    Atoms.erase(std::remove_if(Atoms.begin(), Atoms.end(), P), Atoms.end());
+    N = uint32_t(std::remove_if(data(), data() + N, P) - data());
   }
   bool has(Atom::KindT K) const {
-    for (const Atom &A : Atoms)
+    for (const Atom &A : *this)
       if (A.Kind == K)
         return true;
     return false;
   }
-  bool operator==(const Value &O) const { return Atoms == O.Atoms; }
+  bool operator==(const Value &O) const {
+    return N == O.N && std::equal(begin(), end(), O.begin());
+  }
   bool operator!=(const Value &O) const { return !(*this == O); }
 
 private:
-  llvm::SmallVector<Atom, 2> Atoms;
+  static constexpr uint32_t kInline = 2;
+  Atom *data() { return Heap ? Heap : Inline; }
+  const Atom *data() const { return Heap ? Heap : Inline; }
+  void copyFrom(const Value &O) {
+    if (O.N > kInline) {
+      Heap = new Atom[O.N];
+      Cap = O.N;
+    }
+    std::copy(O.data(), O.data() + O.N, data());
+    N = O.N;
+  }
+  void steal(Value &O) {
+    if (O.Heap) {
+      Heap = O.Heap;
+      Cap = O.Cap;
+      O.Heap = nullptr;
+      O.Cap = kInline;
+    } else {
+      std::copy(O.Inline, O.Inline + O.N, Inline);
+    }
+    N = O.N;
+    O.N = 0;
+  }
+  void release() {
+    delete[] Heap;
+    Heap = nullptr;
+    Cap = kInline;
+    N = 0;
+  }
+  void grow() {
+    uint32_t NewCap = Cap * 2;
+    Atom *D = new Atom[NewCap];
+    std::copy(data(), data() + N, D);
+    delete[] Heap;
+    Heap = D;
+    Cap = NewCap;
+  }
+
+  uint32_t N = 0, Cap = kInline;
+  Atom *Heap = nullptr; ///< Set when the atoms outgrew Inline.
+  Atom Inline[kInline];
 };
 
 /// A sorted set of memory ids (places known empty, non-empty, ...).

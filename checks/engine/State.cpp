@@ -1,6 +1,7 @@
 //===- State.cpp - Abstract states and their join --------------------------===//
 #include "engine/State.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 
 namespace tether::engine {
@@ -126,59 +127,85 @@ bool State::operator==(const State &O) const {
   return true;
 }
 
-bool joinInto(State &Into, const State &From) {
-  if (!From.Reached)
+namespace {
+
+/// Into := Into meet From, in place: the intersection of two sorted sets.
+/// Returns whether Into lost anything. Most joins meet equal sets, which
+/// cost one comparison and no allocation.
+bool meetInto(MemSet &Into, const MemSet &From) {
+  if (Into == From)
     return false;
-  if (!Into.Reached) {
-    Into = From;
-    return true;
-  }
+  size_t N = Into.size();
+  Into.erase(std::remove_if(Into.begin(), Into.end(),
+                            [&](MemId M) { return !memSetHas(From, M); }),
+             Into.end());
+  return Into.size() != N;
+}
+
+} // namespace
+
+/// The join proper, with Into already reached: it only reads From.
+static bool joinReached(State &Into, const State &From) {
   bool Changed = false;
   // Place holders: on every path where the memory exists (memory some path
   // made and left unheld can die on that path; a path that never made it
-  // says nothing).
+  // says nothing). Judged on both states as they come in, before anything
+  // below changes Into.
   std::vector<std::pair<MemId, MemId>> Hd;
-  std::set_intersection(Into.Held.begin(), Into.Held.end(), From.Held.begin(),
-                        From.Held.end(), std::back_inserter(Hd));
-  for (const auto &H : Into.Held)
-    if (!std::binary_search(From.Held.begin(), From.Held.end(), H) &&
-        !mentions(From, H.second))
-      Hd.push_back(H);
-  for (const auto &H : From.Held)
-    if (!std::binary_search(Into.Held.begin(), Into.Held.end(), H) &&
-        !mentions(Into, H.second))
-      Hd.push_back(H);
-  std::sort(Hd.begin(), Hd.end());
-  Hd.erase(std::unique(Hd.begin(), Hd.end()), Hd.end());
-  // Values: a union per variable.
-  std::vector<std::pair<VarId, Value>> Vals;
-  Vals.reserve(std::max(Into.Vals.size(), From.Vals.size()));
-  size_t I = 0, J = 0;
-  while (I < Into.Vals.size() || J < From.Vals.size()) {
-    if (J == From.Vals.size() ||
-        (I < Into.Vals.size() && Into.Vals[I].first < From.Vals[J].first)) {
-      Vals.push_back(std::move(Into.Vals[I++]));
-    } else if (I == Into.Vals.size() || From.Vals[J].first < Into.Vals[I].first) {
-      Vals.push_back(From.Vals[J++]);
-      Changed = true;
+  bool SameHeld = Into.Held == From.Held;
+  if (!SameHeld) {
+    std::set_intersection(Into.Held.begin(), Into.Held.end(),
+                          From.Held.begin(), From.Held.end(),
+                          std::back_inserter(Hd));
+    for (const auto &H : Into.Held)
+      if (!std::binary_search(From.Held.begin(), From.Held.end(), H) &&
+          !mentions(From, H.second))
+        Hd.push_back(H);
+    for (const auto &H : From.Held)
+      if (!std::binary_search(Into.Held.begin(), Into.Held.end(), H) &&
+          !mentions(Into, H.second))
+        Hd.push_back(H);
+    std::sort(Hd.begin(), Hd.end());
+    Hd.erase(std::unique(Hd.begin(), Hd.end()), Hd.end());
+  }
+  // Values: a union per variable, joined where Into has the variable; the
+  // vector is rebuilt only when From brings variables Into lacks (at a
+  // loop's head the same variables meet again and again).
+  llvm::SmallVector<size_t, 8> Missing;
+  for (size_t I = 0, J = 0; J < From.Vals.size();) {
+    if (I == Into.Vals.size() || From.Vals[J].first < Into.Vals[I].first) {
+      Missing.push_back(J++);
+    } else if (Into.Vals[I].first < From.Vals[J].first) {
+      ++I;
     } else {
-      Vals.push_back(std::move(Into.Vals[I]));
-      Changed |= Vals.back().second.join(From.Vals[J].second);
+      Changed |= Into.Vals[I].second.join(From.Vals[J].second);
       ++I;
       ++J;
     }
   }
-  Into.Vals = std::move(Vals);
-  // Truths: only what both paths agree on.
-  std::vector<std::pair<VarId, Truth>> Truths;
-  for (auto &[V, T] : Into.Truths) {
-    const Truth *O = From.truth(V);
-    if (O && *O == T)
-      Truths.push_back({V, T});
-    else
-      Changed = true;
+  if (!Missing.empty()) {
+    Changed = true;
+    std::vector<std::pair<VarId, Value>> Vals;
+    Vals.reserve(Into.Vals.size() + Missing.size());
+    size_t I = 0;
+    for (size_t J : Missing) {
+      while (I < Into.Vals.size() && Into.Vals[I].first < From.Vals[J].first)
+        Vals.push_back(std::move(Into.Vals[I++]));
+      Vals.push_back(From.Vals[J]);
+    }
+    while (I < Into.Vals.size())
+      Vals.push_back(std::move(Into.Vals[I++]));
+    Into.Vals = std::move(Vals);
   }
-  Into.Truths = std::move(Truths);
+  // Truths: only what both paths agree on.
+  size_t NT = Into.Truths.size();
+  Into.Truths.erase(std::remove_if(Into.Truths.begin(), Into.Truths.end(),
+                                   [&](const std::pair<VarId, Truth> &P) {
+                                     const Truth *O = From.truth(P.first);
+                                     return !O || !(*O == P.second);
+                                   }),
+                    Into.Truths.end());
+  Changed |= Into.Truths.size() != NT;
   // Capture: every state some path may be in.
   uint8_t Mask = Into.Cap.Mask | From.Cap.Mask;
   if (Mask != Into.Cap.Mask) {
@@ -194,21 +221,12 @@ bool joinInto(State &Into, const State &From) {
     Changed = true;
   }
   // Known emptiness: only what holds on both paths.
-  MemSet E = memSetMeet(Into.Empty, From.Empty);
-  MemSet N = memSetMeet(Into.NonNull, From.NonNull);
-  if (E != Into.Empty || N != Into.NonNull) {
-    Into.Empty = std::move(E);
-    Into.NonNull = std::move(N);
-    Changed = true;
-  }
+  Changed |= meetInto(Into.Empty, From.Empty);
+  Changed |= meetInto(Into.NonNull, From.NonNull);
   // Escapes: on every path; pending weak stores: on some path.
-  MemSet Es = memSetMeet(Into.Escaped, From.Escaped);
-  if (Es != Into.Escaped) {
-    Into.Escaped = std::move(Es);
-    Changed = true;
-  }
+  Changed |= meetInto(Into.Escaped, From.Escaped);
   Changed |= unionInto(Into.Pending, From.Pending);
-  if (Hd != Into.Held) {
+  if (!SameHeld && Hd != Into.Held) {
     Into.Held = std::move(Hd);
     Changed = true;
   }
@@ -226,6 +244,26 @@ bool joinInto(State &Into, const State &From) {
       Changed = true;
     }
   return Changed;
+}
+
+bool joinInto(State &Into, const State &From) {
+  if (!From.Reached)
+    return false;
+  if (!Into.Reached) {
+    Into = From;
+    return true;
+  }
+  return joinReached(Into, From);
+}
+
+bool joinInto(State &Into, State &&From) {
+  if (!From.Reached)
+    return false;
+  if (!Into.Reached) {
+    Into = std::move(From);
+    return true;
+  }
+  return joinReached(Into, From);
 }
 
 } // namespace tether::engine

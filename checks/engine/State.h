@@ -63,6 +63,8 @@ struct State {
 /// Into := Into join From (a union of values, intersections of what is
 /// known on every path). Returns whether Into changed.
 bool joinInto(State &Into, const State &From);
+/// The same, taking From's storage when Into was not reached yet.
+bool joinInto(State &Into, State &&From);
 
 } // namespace tether::engine
 
