@@ -101,6 +101,25 @@ Renumber start(Program &Into, const Program &From, FileTable &Files,
   return R;
 }
 
+/// Where each link name is defined, (unit, function): the first unit that
+/// defines it.
+class Definitions {
+public:
+  explicit Definitions(const std::vector<Program> &Units) {
+    for (size_t U = 0; U < Units.size(); ++U)
+      for (size_t F = 0; F < Units[U].Functions.size(); ++F)
+        if (!Units[U].Functions[F].Link.empty())
+          Map.try_emplace(Units[U].Functions[F].Link, U, FnId(F));
+  }
+  const std::pair<size_t, FnId> *find(const std::string &Link) const {
+    auto It = Link.empty() ? Map.end() : Map.find(Link);
+    return It == Map.end() ? nullptr : &It->second;
+  }
+
+private:
+  std::unordered_map<std::string, std::pair<size_t, FnId>> Map;
+};
+
 /// Turn each linked Inst::Link of F into a call of its definition.
 template <typename DefOfT, typename IdOfT>
 void resolveLinks(Function &F, DefOfT DefOf, IdOfT IdOf) {
@@ -148,16 +167,8 @@ Library::lookup(const std::string &Qual) const {
 
 Library link(const std::vector<Program> &Units) {
   Library L;
-  // Where each linkable definition lives: (unit, function).
-  std::unordered_map<std::string, std::pair<size_t, FnId>> Defs;
-  for (size_t U = 0; U < Units.size(); ++U)
-    for (size_t F = 0; F < Units[U].Functions.size(); ++F)
-      if (!Units[U].Functions[F].Link.empty())
-        Defs.try_emplace(Units[U].Functions[F].Link, U, FnId(F));
-  auto DefOf = [&](const std::string &Link) -> const std::pair<size_t, FnId> * {
-    auto It = Link.empty() ? Defs.end() : Defs.find(Link);
-    return It == Defs.end() ? nullptr : &It->second;
-  };
+  Definitions Defs(Units);
+  auto DefOf = [&](const std::string &Link) { return Defs.find(Link); };
   // The functions to copy from each unit: the bound ones, then all they
   // may call, in their unit or, by link name, in another.
   std::vector<std::vector<bool>> Keep(Units.size());
@@ -237,16 +248,12 @@ Program linkAll(const std::vector<Program> &Units) {
   // The definition of each link name that the program keeps: the first,
   // the others are the same code (an inline function in every TU that
   // includes it).
-  std::unordered_map<std::string, std::pair<size_t, FnId>> Defs;
-  for (size_t U = 0; U < Units.size(); ++U)
-    for (size_t F = 0; F < Units[U].Functions.size(); ++F)
-      if (!Units[U].Functions[F].Link.empty())
-        Defs.try_emplace(Units[U].Functions[F].Link, U, FnId(F));
+  Definitions Defs(Units);
   auto Kept = [&](size_t U, size_t F) {
     const std::string &Link = Units[U].Functions[F].Link;
     if (Link.empty())
       return true;
-    const auto &D = Defs.at(Link);
+    const auto &D = *Defs.find(Link);
     return D.first == U && size_t(D.second) == F;
   };
   FileTable Files(P);
@@ -263,13 +270,10 @@ Program linkAll(const std::vector<Program> &Units) {
   for (size_t U = 0; U < Units.size(); ++U)
     for (size_t F = 0; F < Units[U].Functions.size(); ++F)
       if (!Kept(U, F)) {
-        const auto &D = Defs.at(Units[U].Functions[F].Link);
+        const auto &D = *Defs.find(Units[U].Functions[F].Link);
         Maps[U].Fn[F] = Maps[D.first].Fn[D.second];
       }
-  auto DefOf = [&](const std::string &Link) -> const std::pair<size_t, FnId> * {
-    auto It = Link.empty() ? Defs.end() : Defs.find(Link);
-    return It == Defs.end() ? nullptr : &It->second;
-  };
+  auto DefOf = [&](const std::string &Link) { return Defs.find(Link); };
   for (size_t U = 0; U < Units.size(); ++U)
     for (size_t F = 0; F < Units[U].Functions.size(); ++F) {
       if (!Kept(U, F))
