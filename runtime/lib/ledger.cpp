@@ -776,16 +776,27 @@ void Ledger::reportDied(Graph &g, Pin &pin, const Block *cur,
                   " (%" PRIu64 " B, layer %d)",
                   cur->seq, cur->size, cur->layer);
   }
+  Violation v = make(check::GraphMemoryDiesBeforeReplay,
+                     pin.byUpdate ? "update-buffer-freed" : "out-of-pool-freed",
+                     g.id, pin.layer, -1, pin.begin, pin.size,
+                     std::move(sites));
+  if (!cur && freed) {
+    // Dead again by now, but someone had it: name the first taker the
+    // history still shows.
+    for (const Event &e : v.events)
+      if (e.kind == EventKind::Alloc && e.seq > freed->free.seq) {
+        msg += format("; the range was handed to a later allocation "
+                      "(event %" PRIu64 ", %" PRIu64 " B, layer %d)",
+                      e.seq, e.size, e.layer);
+        break;
+      }
+  }
   msg += pin.byUpdate
              ? ": the graph computes with whatever lives there now. Keep the "
                "update's buffers alive as long as the graph, or reuse the "
                "workspace captured with it."
              : ": the graph computes with whatever lives there now. Keep the "
                "graph's inputs alive until the graph is reset.";
-  Violation v = make(check::GraphMemoryDiesBeforeReplay,
-                     pin.byUpdate ? "update-buffer-freed" : "out-of-pool-freed",
-                     g.id, pin.layer, -1, pin.begin, pin.size,
-                     std::move(sites));
   v.message = std::move(msg);
   out.push_back(std::move(v));
 }
