@@ -50,6 +50,14 @@ void attention(const aclsim::KernelArgs &a) {
   }
 }
 
+void attentionTiled(const aclsim::KernelArgs &a) {
+  aclsim::KernelArgs b = a;
+  float *ws = static_cast<float *>(a.ptr[3]);
+  b.i[3] = static_cast<int64_t>(ws[0]);
+  b.ptr[3] = ws + kTilingFloats;
+  attention(b);
+}
+
 void add(const aclsim::KernelArgs &a) {
   const float *x = static_cast<const float *>(a.ptr[0]);
   const float *y = static_cast<const float *>(a.ptr[1]);

@@ -4,6 +4,7 @@
 #include "kernels.h"
 #include "verifier_hooks.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -68,7 +69,8 @@ Tensor Model::workspaceFor(int rows, int layer, size_t needed) {
   if (it == workspaces_.end()) {
     ws = Tensor::empty(needed / sizeof(float), stream_);
     // The bug: only a weak alias goes into the cache while capturing, so
-    // the workspace lives exactly as long as this layer's local `ws`.
+    // the workspace lives exactly as long as this layer's local `ws`. The
+    // update variants capture as Fixed does.
     workspaces_[rows] = variant_ == Variant::Buggy ? weak_ref_tensor(ws) : ws;
   } else {
     ws = it->second;
@@ -78,10 +80,24 @@ Tensor Model::workspaceFor(int rows, int layer, size_t needed) {
   return ws;
 }
 
+size_t Model::workspaceBytes(int rows) const {
+  const size_t scores = static_cast<size_t>(rows) * maxSeq();
+  return (scores + (tiled() ? kernels::kTilingFloats : 0)) * sizeof(float);
+}
+
+int64_t Model::contextOf(int layer, int64_t seqLen) const {
+  return layer % 2 ? std::min<int64_t>(seqLen, 16) : seqLen;
+}
+
 void Model::launchAttention(aclrtStream s, const Tensor &q, int l,
                             const Tensor &ws, const Tensor &out, int rows,
                             int64_t seqLen) {
   const Layer &L = layers_[l];
+  // The op layer writes the tiling data at launch (host memory here; an
+  // H2D copy on the launch stream on a device). At capture all layers share
+  // one workspace, so only the updates' tiling counts, as on a device.
+  if (tiled())
+    ws.data()[0] = static_cast<float>(contextOf(l, seqLen));
   aclsim::KernelArgs a;
   a.ptr[0] = q.data();
   a.ptr[1] = L.k.data();
@@ -92,7 +108,9 @@ void Model::launchAttention(aclrtStream s, const Tensor &q, int l,
   a.i[1] = hidden_;
   a.i[2] = maxSeq();
   a.i[3] = seqLen;
-  check(aclsim::launch(s, kernels::attention, a), "attention launch");
+  check(aclsim::launch(s, tiled() ? kernels::attentionTiled : kernels::attention,
+                      a),
+        "attention launch");
   // The op layer tells the verifier what the task bakes in.
   if (auto fn = VerifierHooks::get().taskUses)
     for (const Tensor *t : {&q, &L.k, &L.v, &ws, &out})
@@ -104,7 +122,7 @@ void Model::launchAttention(aclrtStream s, const Tensor &q, int l,
 // dies on return, while the layer's other tensors are still alive.
 void Model::attentionImpl(int l, const Tensor &q, const Tensor &out, int rows,
                           int64_t seqLen, bool capturing) {
-  const size_t needed = static_cast<size_t>(rows) * maxSeq() * sizeof(float);
+  const size_t needed = workspaceBytes(rows);
   if (!capturing) {
     Tensor ws = Tensor::empty(needed / sizeof(float), stream_);
     launchAttention(stream_, q, l, ws, out, rows, seqLen);
@@ -164,18 +182,28 @@ void Model::capture(const Tensor &x, int rows, int64_t seqLen) {
   check(aclmdlRICaptureEnd(stream_, &g.ri), "capture end");
   // The fix: weaken only now that no later op of the capture can reuse it;
   // the graph's pool keeps the memory for replay.
-  if (variant_ == Variant::Fixed)
+  if (variant_ != Variant::Buggy)
     workspaces_[rows] = weak_ref_tensor(workspaces_[rows]);
 }
 
 const Tensor &Model::replay(int rows, int64_t seqLen) {
   Graph &g = graphs_.at(rows);
-  const Tensor &ws = workspaces_.at(rows);
   for (const AttnParams &p : g.attn) {
+    LayerMark mark(p.layer); // first in: the update's free is the layer's too
+    // vLLM Ascend's _update_attn_pa_params: a workspace per update, sized
+    // and filled for the new sequence length.
+    Tensor ws = tiled() ? Tensor::empty(workspaceBytes(rows) / sizeof(float),
+                                        updateStream_)
+                        : workspaces_.at(rows);
     check(aclmdlRICaptureTaskUpdateBegin(updateStream_, p.handle),
           "task update begin");
     launchAttention(updateStream_, p.q, p.layer, ws, p.out, rows, seqLen);
     check(aclmdlRICaptureTaskUpdateEnd(updateStream_), "task update end");
+    // The fix: the graph keeps it; the one it replaces is no longer bound.
+    if (variant_ == Variant::UpdateFixed)
+      g.updateWorkspaces[p.layer] = ws;
+    // UpdateBuggy: `ws` dies here and the next layer's update gets its
+    // block, tiling data and all: at replay every task reads the last one's.
   }
   check(aclmdlRIExecuteAsync(g.ri, stream_), "execute");
   check(aclrtSynchronizeStream(stream_), "synchronize");

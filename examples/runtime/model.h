@@ -16,6 +16,11 @@ namespace demo {
 enum class Variant {
   Buggy, // the workspace cache holds only a weak alias during capture
   Fixed, // held strongly until capture ends, weakened afterwards
+  // The task-update road: attention reads per-layer tiling data from its
+  // workspace, and every update gets a fresh workspace (vLLM Ascend's
+  // _update_attn_pa_params). The capture itself is done as in Fixed.
+  UpdateBuggy, // the update's workspace is a local, freed at the next layer
+  UpdateFixed, // kept with the graph until the task's next update
 };
 
 struct Layer {
@@ -46,6 +51,9 @@ public:
   const Tensor &replay(int rows, int64_t seqLen);
 
   int hidden() const { return hidden_; }
+  bool tiled() const {
+    return variant_ == Variant::UpdateBuggy || variant_ == Variant::UpdateFixed;
+  }
   int maxSeq() const { return hidden_; }
 
 private:
@@ -54,6 +62,10 @@ private:
   void attentionImpl(int l, const Tensor &q, const Tensor &out, int rows,
                      int64_t seqLen, bool capturing);
   Tensor workspaceFor(int rows, int layer, size_t needed);
+  size_t workspaceBytes(int rows) const;
+  // Tiled variants: alternating local and global layers (as Gemma's), so
+  // layers' tiling data differ: odd layers attend to at most 16 keys.
+  int64_t contextOf(int layer, int64_t seqLen) const;
   void launchAttention(aclrtStream s, const Tensor &q, int l, const Tensor &ws,
                        const Tensor &out, int rows, int64_t seqLen);
 
@@ -61,6 +73,9 @@ private:
     aclmdlRI ri = nullptr;
     Tensor output; // the graph's static output, held strongly
     std::vector<AttnParams> attn;
+    // UpdateFixed: each task's update workspace, kept as long as the graph
+    // (graph_params.update_workspaces in the fix).
+    std::map<int, Tensor> updateWorkspaces;
   };
 
   int hidden_;

@@ -1,7 +1,8 @@
 // tether-replay-demo: the vLLM Ascend shared-workspace precision anomaly,
-// reproduced on the simulated ACL runtime.
+// reproduced on the simulated ACL runtime, and its task-update sibling.
 //
-//   tether-replay-demo --variant=buggy|fixed [--layers=N] [--steps=S]
+//   tether-replay-demo --variant=buggy|fixed|update-buggy|update-fixed
+//                      [--layers=N] [--steps=S]
 //
 // Captures one graph per batch size, replays it S times with a new sequence
 // length each step (task updates), and compares every replay with an eager
@@ -37,14 +38,24 @@ bool parseInt(const char *s, int lo, int hi, int *out) {
   return true;
 }
 
+const char *const kVariants[] = {"buggy", "fixed", "update-buggy",
+                                 "update-fixed"}; // demo::Variant's order
+
+int variantOf(const char *name) {
+  for (int v = 0; v < 4; ++v)
+    if (!std::strcmp(name, kVariants[v]))
+      return v;
+  return -1;
+}
+
 bool parse(int argc, char **argv, Options *o) {
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
-    if (!std::strcmp(a, "--variant=buggy")) {
-      o->variant = demo::Variant::Buggy;
-      o->variantGiven = true;
-    } else if (!std::strcmp(a, "--variant=fixed")) {
-      o->variant = demo::Variant::Fixed;
+    if (!std::strncmp(a, "--variant=", 10)) {
+      int v = variantOf(a + 10);
+      if (v < 0)
+        return false;
+      o->variant = static_cast<demo::Variant>(v);
       o->variantGiven = true;
     } else if (!std::strncmp(a, "--layers=", 9)) {
       if (!parseInt(a + 9, 1, 256, &o->layers))
@@ -78,7 +89,7 @@ int run(const Options &o) {
   }
   demo::Model model(o.layers, kHidden, stream, updateStream, o.variant);
   std::printf("variant: %s, layers: %d, batch sizes: 8 4, steps: %d\n",
-              o.variant == demo::Variant::Buggy ? "buggy" : "fixed", o.layers,
+              kVariants[static_cast<int>(o.variant)], o.layers,
               o.steps);
 
   // Static inputs live outside the graphs, as a runner's input buffers do.
@@ -118,8 +129,8 @@ int run(const Options &o) {
 int main(int argc, char **argv) {
   Options o;
   if (!parse(argc, argv, &o)) {
-    std::fprintf(stderr, "usage: tether-replay-demo --variant=buggy|fixed "
-                         "[--layers=N] [--steps=S]\n");
+    std::fprintf(stderr, "usage: tether-replay-demo --variant=buggy|fixed|"
+                         "update-buggy|update-fixed [--layers=N] [--steps=S]\n");
     return 2;
   }
   try {

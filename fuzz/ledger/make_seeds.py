@@ -183,6 +183,37 @@ def seeds():
     s.destroy(g); s.replay(g)
     yield "task_update_repoints_argument", s
 
+    s = Seed()  # PinnedRangeTaken...: the capture's own memory, taken
+    g = s.begin(); s.alloc(W, KB, 0, S, 0); s.group(W, 0); s.end()
+    s.replay(g); s.free(W); s.alloc(W, KB, 7, S2, 0); s.replay(g)
+    yield "capture_block_taken_at_replay", s
+
+    U, U2 = 4, 5
+    s = Seed()  # BufferReusedByTheNextUpdateIsReportedOncePerTask
+    g = s.begin(); s.alloc(W, KB, 0); t0 = s.group(W, 0); t1 = s.group(W, 1)
+    s.end()
+    for _ in range(2):
+        s.alloc(U, KB, 0, S2, 0); s.update(t0); s.uses(U, 0, stream=S2)
+        s.update_end(); s.free(U, 0)
+        s.alloc(U, KB, 1, S2, 0); s.update(t1); s.uses(U, 1, stream=S2)
+        s.update_end(); s.free(U, 1)
+        s.replay(g)
+    yield "update_buffer_reused_by_next_update", s
+
+    s = Seed()  # BufferKeptWithTheGraphIsSilent, then dropped
+    g = s.begin(); s.alloc(W, KB, 0); t = s.group(W, 0); s.end()
+    s.alloc(U, KB, 0, S2, 0); s.update(t); s.uses(U, 0, stream=S2)
+    s.update_end(); s.replay(g)
+    s.alloc(U2, KB, 0, S2, 0); s.update(t); s.uses(U2, 0, stream=S2)
+    s.update_end(); s.free(U); s.replay(g); s.free(U2); s.replay(g)
+    s.destroy(g)
+    yield "update_buffer_kept_then_dropped", s
+
+    s = Seed()  # OutOfPoolInputFreedDuringTheCaptureIsReportedAtReplay
+    s.alloc(In, KB, -1, S, 0); g = s.begin(); s.group(In, 0); s.free(In)
+    s.alloc(W, KB, 0); s.group(W, 1); s.end(); s.replay(g)
+    yield "out_of_pool_input_freed_in_capture", s
+
     s = Seed()  # SlotReplacedWhilePinned / too small / cleared
     s.begin(); s.alloc(W, KB, 0); s.workspace(0, 5, W); s.group(W, 0)
     s.workspace(1, 5, W, needed=2); s.alloc(W2, 2 * KB, 1)

@@ -283,6 +283,11 @@ ExpectedList ReferenceModel::taskUses(uintptr_t stream, uintptr_t p,
     up->second.repinned = true;
   }
   gr.pins.push_back(Pin{p, n, ownerId, task, layer, false});
+  gr.pins.back().byUpdate = !gr.capturing;
+  if (own && own->graph == kNone) {
+    gr.pins.back().eager = true;
+    gr.pins.back().ownerPool = own->pool;
+  }
   if (own && gr.capturing)
     own->pinners.insert(g);
   if (!handle)
@@ -296,6 +301,7 @@ ExpectedList ReferenceModel::taskUses(uintptr_t stream, uintptr_t p,
         !(gr.pool && own->pool == gr.pool)) {
       Pin &pin = gr.pins.back();
       pin.owner = a->second.owner;
+      pin.eager = false; // the weak-ref road, not an outside input
       checkPin(g, pin, out);
     }
     return out;
@@ -438,9 +444,22 @@ void ReferenceModel::streamWait(uintptr_t waiter, uintptr_t signaler) {
 void ReferenceModel::checkPin(int g, Pin &pin, ExpectedList &out) {
   if (pin.reported)
     return;
-  const Graph &gr = graphs_[g];
+  Graph &gr = graphs_[g];
   const Block *cur = owner(pin.begin);
-  if (!cur || cur->id == pin.owner || cur->graph == g ||
+  // Memory from outside every capture and outside the graph's pool that a
+  // task reads died (freed, replaced, dropped by a segment) while the graph
+  // lives: graph-memory-dies-before-replay, whoever has the range now.
+  const bool alive = cur && cur->id == pin.owner;
+  if (!alive && pin.eager && !(gr.pool && pin.ownerPool == gr.pool)) {
+    pin.reported = true;
+    if (pin.byUpdate && !gr.diedTasks.insert(pin.task).second)
+      return; // once per task: each update repeats the same binding
+    out.push_back(make(check::GraphMemoryDiesBeforeReplay,
+                       pin.byUpdate ? "update-buffer-freed" : "out-of-pool-freed",
+                       g, pin.layer, -1, pin.begin, pin.size));
+    return;
+  }
+  if (!cur || alive || cur->graph == g ||
       (gr.pool && cur->pool == gr.pool))
     return;
   pin.reported = true;

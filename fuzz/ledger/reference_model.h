@@ -96,6 +96,9 @@ private:
     int task;       // task token, kNone for a plain launch
     int32_t layer;
     bool reported;
+    bool eager = false;     // its block was allocated outside every capture
+    uint64_t ownerPool = 0; // that block's pool
+    bool byUpdate = false;  // made by a task update
   };
   struct Slot {
     uintptr_t begin;
@@ -118,6 +121,7 @@ private:
     std::vector<Pin> pins;
     std::map<int64_t, Slot> slots;
     std::set<uint64_t> aliasedBlocks; // sources of weak refs made in capture
+    std::set<int> diedTasks; // update-bound memory died: reported once each
   };
   struct Alias {
     uintptr_t begin;

@@ -46,6 +46,9 @@ struct Block {
   uintptr_t stream;
   int32_t layer;
   uint8_t indexedIn = 0; // BlockIndex bookkeeping: size class or the map
+  // A task of some graph reads it and it was allocated outside every
+  // capture: its free is remembered for a graph-memory-dies report.
+  uint8_t bound = 0;
 };
 
 class BlockIndex {

@@ -1,5 +1,7 @@
 #include "ledger.h"
 
+#include "format.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cinttypes>
@@ -15,16 +17,6 @@ namespace {
 std::atomic<uint64_t> nextGraphId{1};
 std::atomic<uint64_t> nextTaskId{1};
 
-std::string format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-std::string format(const char *fmt, ...) {
-  char buf[768];
-  va_list ap;
-  va_start(ap, fmt);
-  int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  return std::string(buf, n < 0 ? 0 : std::min<size_t>(n, sizeof buf - 1));
-}
-
 // Events worth showing in a report's story of a range.
 bool isStoryEvent(EventKind k) {
   return k == EventKind::Alloc || k == EventKind::Free ||
@@ -35,6 +27,15 @@ bool isStoryEvent(EventKind k) {
 constexpr size_t kMaxStory = 24;
 
 } // namespace
+
+std::string format(const char *fmt, ...) {
+  char buf[768];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return std::string(buf, n < 0 ? 0 : std::min<size_t>(n, sizeof buf - 1));
+}
 
 Ledger::Ledger(int device, const LedgerConfig &cfg)
     : device_(device), cfg_(cfg), blocks_(cfg.blockTableLog2),
@@ -250,6 +251,8 @@ void Ledger::applyFree(const Pending &f) {
                     pg ? pg->id : b.graph, f.layer, f.seq);
   ev.owner = b.seq;
   history_.push(ev);
+  if (b.bound)
+    onBoundFree(p, b, ev);
   if (pg)
     onPinnedFree(*pg, p, b, ev);
   if (!sharedPins_.empty()) {
@@ -437,6 +440,16 @@ void Ledger::taskUses(uintptr_t stream, uintptr_t p, uint64_t n,
     up->second.repinned = true;
   }
   g->pins.push_back(Pin{p, n, ev.owner, task, stream, layer, false});
+  Pin &pin = g->pins.back();
+  pin.boundAt = ev.seq;
+  pin.byUpdate = !g->capturing;
+  if (owner && !owner->graph) {
+    // Memory from outside every capture: the graph does not own it, so
+    // someone else must keep it alive while the graph lives.
+    pin.eager = true;
+    pin.ownerPool = owner->pool;
+    owner->bound = 1;
+  }
   // Only running captures: a free is a hazard only while one runs, and an
   // update's pin must not hide the capture that baked the block in.
   if (owner && g->capturing && owner->pinnedBy != g->id) {
@@ -459,8 +472,8 @@ void Ledger::taskUses(uintptr_t stream, uintptr_t p, uint64_t n,
     if (a != aliases_.end() && a->second.owner && owner &&
         owner->seq != a->second.owner && owner->graph != g->id &&
         !(g->pool && owner->pool == g->pool)) {
-      Pin &pin = g->pins.back();
       pin.owner = a->second.owner;
+      pin.eager = false; // the alias's source is the weak-ref check's
       checkPin(*g, pin, "task update", out);
     }
     return;
@@ -651,7 +664,12 @@ void Ledger::checkPin(Graph &g, Pin &pin, const char *when, Out &out) {
     return;
   uintptr_t ob = 0;
   const Block *cur = ownerOf(pin.begin, &ob);
-  if (!cur || cur->seq == pin.owner || cur->graph == g.id ||
+  const bool alive = cur && cur->seq == pin.owner;
+  if (!alive && outOfPool(g, pin)) {
+    reportDied(g, pin, cur, ob, when, out);
+    return;
+  }
+  if (!cur || alive || cur->graph == g.id ||
       (g.pool && cur->pool == g.pool)) {
     pin.checkedAt = allocEpoch_;
     return;

@@ -83,6 +83,13 @@ private:
     int32_t layer;
     bool reported;
     uint64_t checkedAt = 0; // allocEpoch_ of its last clean check
+    uint64_t boundAt = 0;   // seq of the task use that made it
+    uint64_t ownerPool = 0;
+    // The owner was allocated outside every capture: its death while the
+    // graph lives is tether-graph-memory-dies-before-replay (unless the
+    // graph's pool turns out to be the owner's).
+    bool eager = false;
+    bool byUpdate = false; // made by a task update, not by the capture
   };
   struct Slot {
     uintptr_t begin;
@@ -104,6 +111,9 @@ private:
     std::vector<Pin> pins;
     std::unordered_map<int64_t, Slot> slots;
     std::unordered_map<uint64_t, uint32_t> aliasedOwners; // seq -> count
+    // Tasks whose update-bound memory died: reported once per task, as
+    // every update of the task repeats the same binding.
+    std::vector<uint64_t> diedTasks;
   };
   struct Alias {
     uintptr_t begin;
@@ -125,6 +135,13 @@ private:
     uint64_t task;
     bool repinned;
   };
+  // The free of a block some task read (Block::bound): the second site of
+  // a graph-memory-dies report, which is made later, at replay.
+  struct BoundFree {
+    Event alloc;
+    Event free;
+  };
+  static constexpr size_t kMaxBoundFrees = 1024;
 
   struct Pending {
     uintptr_t ptr;
@@ -162,6 +179,13 @@ private:
                     const Event &freeEv);
   void onReuse(uintptr_t begin, uint64_t n, const Event &allocEv, Out &out);
   void checkPin(Graph &g, Pin &pin, const char *when, Out &out);
+  static bool outOfPool(const Graph &g, const Pin &pin) {
+    return pin.eager && !(g.pool && pin.ownerPool == g.pool);
+  }
+  void onBoundFree(uintptr_t begin, const Block &b, const Event &freeEv);
+  void pruneBoundFrees();
+  void reportDied(Graph &g, Pin &pin, const Block *cur, uintptr_t curBegin,
+                  const char *when, Out &out);
   void reportHazard(Hazard &h, const char *kind, const Event &at, int64_t key,
                     Out &out);
   Violation make(const char *check, const char *kind, uint64_t graph,
@@ -178,9 +202,9 @@ private:
   const LedgerConfig cfg_;
   mutable std::mutex mu_;
   uint64_t seq_ = 0;
-  // Seq of the last event that gave memory a new owner (alloc, segment).
-  // A pin found clean stays clean until then: frees alone cannot hand its
-  // range to anyone.
+  // Seq of the last event that gave memory a new owner (alloc, segment) or
+  // freed a block a task reads (Block::bound). A pin found clean stays
+  // clean until then: other frees cannot hand its range to anyone.
   uint64_t allocEpoch_ = 0;
   Pending pending_[kBatch];
   size_t pendingCount_ = 0;
@@ -197,6 +221,7 @@ private:
     uint64_t graph;
   };
   std::vector<SharedPin> sharedPins_;
+  std::vector<BoundFree> boundFrees_;
   std::unordered_map<uintptr_t, Alias> aliases_;
   std::unordered_map<uint64_t, uint64_t> taskGraph_; // task id -> graph id
   std::unordered_map<uintptr_t, Update> updates_;    // stream -> update

@@ -1,28 +1,33 @@
 // At replay or task update: a range baked into a task now owned by a live
-// block outside the graph and its pool.
+// block outside the graph and its pool. Memory the capture allocated (no pool
+// id given, so the graph's pool is unknown) is the weak-ref check's road; a
+// block allocated before the capture that dies is graph-memory-dies-before-
+// replay's (ledger_update_test.cpp).
 #include "ledger_fixture.h"
 
 namespace tether::rt::test {
 static const std::string kTaken =
     std::string(check::WeakRefBeforeCaptureEnd) + "/pinned-range-taken";
+static const std::string kOutOfPool =
+    std::string(check::GraphMemoryDiesBeforeReplay) + "/out-of-pool-freed";
 static constexpr uintptr_t In = 0x80000; // a static input allocated before capture
 
 namespace {
 
 TEST_F(LedgerTest, PinnedRangeTakenByEagerBlockIsReportedAtReplay) {
-  alloc(In, KB, -1, S, 0);
   uint64_t g = begin();
-  taskGroup(In, KB, 0);
+  alloc(W, KB, 0, S, 0);
+  taskGroup(W, KB, 0);
   end();
   L.replay(g, out);
   EXPECT_EQ(found(), Found{});
-  free(In);             // dropped after capture...
-  alloc(In, KB, 9, S2, 0); // ...and taken by eager code
+  free(W);                // dropped after capture...
+  alloc(W, KB, 9, S2, 0); // ...and taken by eager code
   L.replay(g, out);
   ASSERT_EQ(found(), Found{kTaken});
   EXPECT_EQ(out[0].graph, g);
   EXPECT_EQ(out[0].layer, 0);
-  EXPECT_TRUE(storyHas(out[0], EventKind::Alloc, In, 9));
+  EXPECT_TRUE(storyHas(out[0], EventKind::Alloc, W, 9));
   L.replay(g, out); // reported once per pin
   EXPECT_EQ(out.size(), 1u);
 }
@@ -30,21 +35,38 @@ TEST_F(LedgerTest, PinnedRangeTakenByEagerBlockIsReportedAtReplay) {
 // A replay skips pins checked since the last allocation (the task updates
 // just before it checked them); an allocation in between must undo that.
 TEST_F(LedgerTest, RangeTakenAfterACleanTaskUpdateIsReportedAtReplay) {
-  alloc(In, KB, -1, S, 0);
   uint64_t g = begin();
-  uint64_t task = taskGroup(In, KB, 0);
+  alloc(W, KB, 0, S, 0);
+  uint64_t task = taskGroup(W, KB, 0);
   end();
   L.taskUpdateBegin(S2, task);
-  uses(In, KB, 0, 0, S2);
+  uses(W, KB, 0, 0, S2);
   L.taskUpdateEnd(S2, out);
   L.replay(g, out); // checked clean by the update: skipped
   EXPECT_EQ(found(), Found{});
-  free(In);
+  free(W);
   L.replay(g, out); // freed only: nobody owns the range yet
   EXPECT_EQ(found(), Found{});
-  alloc(In, KB, 9, S2, 0);
+  alloc(W, KB, 9, S2, 0);
   L.replay(g, out);
   ASSERT_EQ(found(), Found{kTaken});
+}
+
+// The same sequence over a runner input (allocated before the capture): its
+// death is the violation, whoever takes the range; reported once, as the
+// other check, never as both.
+TEST_F(LedgerTest, OutOfPoolInputFreedAndTakenIsReportedOnceAtReplay) {
+  alloc(In, KB, -1, S, 0);
+  uint64_t g = begin();
+  taskGroup(In, KB, 0);
+  end();
+  free(In);
+  alloc(In, KB, 9, S2, 0);
+  L.replay(g, out);
+  ASSERT_EQ(found(), Found{kOutOfPool});
+  EXPECT_TRUE(storyHas(out[0], EventKind::Alloc, In, 9)); // the taker
+  L.replay(g, out);
+  EXPECT_EQ(out.size(), 1u);
 }
 
 TEST_F(LedgerTest, RangeReusedWithinTheGraphPoolIsCleanAtReplay) {
@@ -59,16 +81,28 @@ TEST_F(LedgerTest, RangeReusedWithinTheGraphPoolIsCleanAtReplay) {
 }
 
 TEST_F(LedgerTest, PinnedRangeTakenIsReportedAtTaskUpdate) {
+  begin();
+  alloc(W, KB, 0, S, 0);
+  uint64_t task = taskGroup(W, KB, 0);
+  end();
+  free(W);
+  alloc(W, KB, 9, S2, 0);
+  L.taskUpdateBegin(S2, task);
+  L.taskUpdateEnd(S2, out); // the update kept the stale argument
+  ASSERT_EQ(found(), Found{kTaken});
+  EXPECT_NE(out[0].message.find("task update"), std::string::npos);
+}
+
+TEST_F(LedgerTest, OutOfPoolInputKeptByAnUpdateIsReportedAtItsEnd) {
   alloc(In, KB, -1, S, 0);
   begin();
   uint64_t task = taskGroup(In, KB, 0);
   end();
   free(In);
-  alloc(In, KB, 9, S2, 0);
   L.taskUpdateBegin(S2, task);
-  L.taskUpdateEnd(S2, out); // the update kept the stale argument
-  ASSERT_EQ(found(), Found{kTaken});
-  EXPECT_NE(out[0].message.find("task update"), std::string::npos);
+  L.taskUpdateEnd(S2, out); // the update kept the dead argument
+  ASSERT_EQ(found(), Found{kOutOfPool});
+  EXPECT_NE(out[0].message.find("at task update"), std::string::npos);
 }
 
 TEST_F(LedgerTest, TaskUpdateThatRepointsTheArgumentIsClean) {

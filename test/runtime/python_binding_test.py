@@ -13,6 +13,7 @@ import tether_verify as tv
 WEAK_REF_BEFORE_END = "tether-weak-ref-before-capture-end"
 DOUBLE_WEAK_REF = "tether-double-weak-ref"
 MAYBE_NULL = "tether-weak-ref-of-maybe-null"
+DIES_BEFORE_REPLAY = "tether-graph-memory-dies-before-replay"
 
 
 class FakeStorage:
@@ -148,15 +149,56 @@ class BindingTest(unittest.TestCase):
 
     def test_pinned_range_taken_at_replay_of_a_graph_object(self):
         base, stream, pool = fresh()
-        tv.alloc(base, 2048, stream=stream)  # a runner input, outside the graph
         graph = FakeGraph()
         with tv.capture(stream, graph=graph):
+            tv.alloc(base, 2048, stream=stream)  # the capture's own memory
             tv.task_uses(stream, base, 2048)
         tv.free(base)
         tv.alloc(base, 2048, stream=stream + 0x100000)  # someone else's now
         self.assertEqual(self.checks(), [])
         tv.replay(graph)
         self.assertEqual(self.checks(), [(WEAK_REF_BEFORE_END, "pinned-range-taken")])
+        tv.graph_destroy(graph)
+
+    def test_runner_input_freed_while_the_graph_lives(self):
+        base, stream, pool = fresh()
+        tv.alloc(base, 2048, stream=stream)  # a runner input, outside the graph
+        graph = FakeGraph()
+        with tv.capture(stream, graph=graph):
+            tv.task_uses(stream, base, 2048)
+        tv.free(base)
+        self.assertEqual(self.checks(), [])
+        tv.replay(graph)
+        self.assertEqual(self.checks(), [(DIES_BEFORE_REPLAY, "out-of-pool-freed")])
+        tv.graph_destroy(graph)
+
+    def test_update_buffer_freed_before_replay_and_kept_with_the_graph(self):
+        base, stream, pool = fresh()
+        update_stream = stream + 0x100000
+        graph = FakeGraph()
+        with tv.capture(stream, graph=graph):
+            tv.alloc(base, 1024, stream=stream, pool=pool)
+            tv.task_group_begin(stream)
+            tv.task_uses(stream, base, 1024)
+            task = tv.task_group_end(stream)
+        # Bare addresses: a fake tensor's id() may be that of an alias an
+        # earlier test made, and the ledger would take it for that alias.
+        kept, dropped = base + 0x1000, base + 0x2000
+        tv.alloc(kept, 1024, stream=update_stream)
+        tv.task_update_begin(update_stream, task)
+        tv.task_uses(update_stream, kept, 1024)
+        tv.task_update_end(update_stream)
+        tv.replay(graph)  # kept with the graph: silent
+        self.assertEqual(self.checks(), [])
+        tv.alloc(dropped, 1024, stream=update_stream)
+        tv.task_update_begin(update_stream, task)
+        tv.task_uses(update_stream, dropped, 1024)
+        tv.task_update_end(update_stream)
+        tv.free(kept)  # re-pointed already: silent
+        tv.free(dropped)  # the update's local dies before the replay
+        self.assertEqual(self.checks(), [])
+        tv.replay(graph)
+        self.assertEqual(self.checks(), [(DIES_BEFORE_REPLAY, "update-buffer-freed")])
         tv.graph_destroy(graph)
 
     def test_a_failing_callback_does_not_reach_the_caller(self):
