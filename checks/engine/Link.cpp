@@ -165,10 +165,62 @@ Library::lookup(const std::string &Qual) const {
   return Find(Mod.str() + "." + Last.str());
 }
 
+namespace {
+
+/// Copy into P the functions Keep marks, unit by unit, renumbered. A kept
+/// function whose link name another unit's definition holds is that
+/// definition (kept in its place); each linked Inst::Link becomes a call
+/// of its definition. Returns each unit's renumbering.
+std::vector<Renumber> gather(Program &P, const std::vector<Program> &Units,
+                             const Definitions &Defs,
+                             std::vector<std::vector<bool>> Keep) {
+  auto Canonical = [&](size_t U, size_t F) {
+    const auto *D = Defs.find(Units[U].Functions[F].Link);
+    return !D || (D->first == U && size_t(D->second) == F);
+  };
+  for (size_t U = 0; U < Units.size(); ++U)
+    for (size_t F = 0; F < Keep[U].size(); ++F)
+      if (Keep[U][F] && !Canonical(U, F)) {
+        const auto *D = Defs.find(Units[U].Functions[F].Link);
+        Keep[D->first][D->second] = true;
+      }
+  FileTable Files(P);
+  ClassTable Classes;
+  std::vector<Renumber> Maps(Units.size());
+  for (size_t U = 0; U < Units.size(); ++U) {
+    if (llvm::none_of(Keep[U], [](bool K) { return K; }))
+      continue;
+    Maps[U] = start(P, Units[U], Files, &Classes);
+    for (size_t F = 0; F < Keep[U].size(); ++F)
+      if (Keep[U][F] && Canonical(U, F)) {
+        Maps[U].Fn[F] = FnId(P.Functions.size());
+        P.Functions.emplace_back();
+      }
+  }
+  auto IdOf = [&](const std::pair<size_t, FnId> &D) {
+    return Maps[D.first].Fn[D.second];
+  };
+  for (size_t U = 0; U < Units.size(); ++U)
+    for (size_t F = 0; F < Keep[U].size(); ++F)
+      if (Keep[U][F] && !Canonical(U, F))
+        Maps[U].Fn[F] = IdOf(*Defs.find(Units[U].Functions[F].Link));
+  auto DefOf = [&](const std::string &Link) { return Defs.find(Link); };
+  for (size_t U = 0; U < Units.size(); ++U)
+    for (size_t F = 0; F < Keep[U].size(); ++F) {
+      if (!Keep[U][F] || !Canonical(U, F))
+        continue;
+      Function &To = P.Functions[Maps[U].Fn[F]];
+      To = Maps[U].copy(Units[U].Functions[F]);
+      resolveLinks(To, DefOf, IdOf);
+    }
+  return Maps;
+}
+
+} // namespace
+
 Library link(const std::vector<Program> &Units) {
   Library L;
   Definitions Defs(Units);
-  auto DefOf = [&](const std::string &Link) { return Defs.find(Link); };
   // The functions to copy from each unit: the bound ones, then all they
   // may call, in their unit or, by link name, in another.
   std::vector<std::vector<bool>> Keep(Units.size());
@@ -186,7 +238,7 @@ Library link(const std::vector<Program> &Units) {
     for (const Binding &B : Units[U].Bindings) {
       std::pair<size_t, FnId> At{U, B.Fn};
       if (B.Fn < 0 || size_t(B.Fn) >= Units[U].Functions.size()) {
-        const auto *D = DefOf(B.Link);
+        const auto *D = Defs.find(B.Link);
         if (!D)
           continue;
         At = *D;
@@ -205,35 +257,13 @@ Library link(const std::vector<Program> &Units) {
         for (const CallTarget &T : I.Targets)
           if (T.Fn >= 0 && size_t(T.Fn) < Keep[U].size() && !Keep[U][T.Fn])
             Work.push_back({U, T.Fn});
-        if (const auto *D = DefOf(I.Link); D && !Keep[D->first][D->second])
+        if (const auto *D = Defs.find(I.Link); D && !Keep[D->first][D->second])
           Work.push_back(*D);
       }
   }
-  FileTable Files(L.Code);
-  ClassTable Classes;
-  std::vector<Renumber> Maps(Units.size());
-  for (size_t U = 0; U < Units.size(); ++U) {
-    if (llvm::none_of(Keep[U], [](bool K) { return K; }))
-      continue;
-    Maps[U] = start(L.Code, Units[U], Files, &Classes);
-    for (size_t F = 0; F < Keep[U].size(); ++F)
-      if (Keep[U][F]) {
-        Maps[U].Fn[F] = FnId(L.Code.Functions.size());
-        L.Code.Functions.emplace_back();
-      }
-  }
-  for (size_t U = 0; U < Units.size(); ++U)
-    for (size_t F = 0; F < Keep[U].size(); ++F) {
-      if (!Keep[U][F])
-        continue;
-      Function &To = L.Code.Functions[Maps[U].Fn[F]];
-      To = Maps[U].copy(Units[U].Functions[F]);
-      To.Foreign = true;
-      // A call of a function another unit defines becomes a call of it.
-      resolveLinks(To, DefOf, [&](const std::pair<size_t, FnId> &D) {
-        return Maps[D.first].Fn[D.second];
-      });
-    }
+  std::vector<Renumber> Maps = gather(L.Code, Units, Defs, std::move(Keep));
+  for (Function &F : L.Code.Functions)
+    F.Foreign = true;
   for (const Entry &E : Entries) {
     std::vector<BoundFunction> &To = L.ByName[E.Name];
     BoundFunction BF{Maps[E.Unit].Fn[E.Fn], E.FirstArg};
@@ -244,46 +274,13 @@ Library link(const std::vector<Program> &Units) {
 }
 
 Program linkAll(const std::vector<Program> &Units) {
+  // Everything; one definition per link name (an inline function is in
+  // every TU that includes it).
   Program P;
-  // The definition of each link name that the program keeps: the first,
-  // the others are the same code (an inline function in every TU that
-  // includes it).
-  Definitions Defs(Units);
-  auto Kept = [&](size_t U, size_t F) {
-    const std::string &Link = Units[U].Functions[F].Link;
-    if (Link.empty())
-      return true;
-    const auto &D = *Defs.find(Link);
-    return D.first == U && size_t(D.second) == F;
-  };
-  FileTable Files(P);
-  ClassTable Classes;
-  std::vector<Renumber> Maps(Units.size());
-  for (size_t U = 0; U < Units.size(); ++U) {
-    Maps[U] = start(P, Units[U], Files, &Classes);
-    for (size_t F = 0; F < Units[U].Functions.size(); ++F)
-      if (Kept(U, F)) {
-        Maps[U].Fn[F] = FnId(P.Functions.size());
-        P.Functions.emplace_back();
-      }
-  }
+  std::vector<std::vector<bool>> All(Units.size());
   for (size_t U = 0; U < Units.size(); ++U)
-    for (size_t F = 0; F < Units[U].Functions.size(); ++F)
-      if (!Kept(U, F)) {
-        const auto &D = *Defs.find(Units[U].Functions[F].Link);
-        Maps[U].Fn[F] = Maps[D.first].Fn[D.second];
-      }
-  auto DefOf = [&](const std::string &Link) { return Defs.find(Link); };
-  for (size_t U = 0; U < Units.size(); ++U)
-    for (size_t F = 0; F < Units[U].Functions.size(); ++F) {
-      if (!Kept(U, F))
-        continue;
-      Function &To = P.Functions[Maps[U].Fn[F]];
-      To = Maps[U].copy(Units[U].Functions[F]);
-      resolveLinks(To, DefOf, [&](const std::pair<size_t, FnId> &D) {
-        return Maps[D.first].Fn[D.second];
-      });
-    }
+    All[U].assign(Units[U].Functions.size(), true);
+  gather(P, Units, Definitions(Units), std::move(All));
   return P;
 }
 

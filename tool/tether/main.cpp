@@ -301,7 +301,8 @@ static int runCheck(const CxxOptions &CxxOpts) {
     // Kept to link: with the Python package, and the TUs with each other.
     WithSteps.KeepPrograms = !Inputs->Python.empty() || Inputs->Cxx.size() > 1;
     CxxResult R = runCxx(Inputs->Cxx, WithSteps);
-    Bound = engine::link(R.Programs);
+    if (!Inputs->Python.empty())
+      Bound = engine::link(R.Programs);
     std::vector<Finding> Whole =
         crossTUFindings(R.Programs, R.Findings, Catalogs, Checks);
     R.Findings.insert(R.Findings.end(), Whole.begin(), Whole.end());
