@@ -64,7 +64,9 @@ struct ConvSite {
   FnId Fn = -1;   ///< The function At is in.
   bool Direct = false; ///< A primitive written in Fn (not a helper).
   FnId Helper = -1;    ///< A helper that converted its parameter.
-  SrcLoc HelperAt;     ///< ... at this conversion inside it.
+  SrcLoc HelperAt;     ///< ... at this conversion inside it,
+  FnId MadeIn = -1;    ///< ... which is in this function (HelperAt's or,
+                       ///< direct, At's: it follows from the position).
   bool operator==(const ConvSite &O) const {
     return At == O.At && Fn == O.Fn && Direct == O.Direct &&
            Helper == O.Helper && HelperAt == O.HelperAt;
@@ -196,7 +198,7 @@ struct DeferredNullFact {
 /// A weak-ref conversion of a value that already is a weak reference: in
 /// this function (Helper -1), or in a helper the weak reference is passed to.
 struct DoubleWeakFact {
-  SrcLoc At, FirstAt;
+  SrcLoc At;
   uint32_t First = 0; ///< Context::Convs: the first conversion.
   FnId Helper = -1;
   uint32_t Param = 0;

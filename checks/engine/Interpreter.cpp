@@ -480,7 +480,7 @@ private:
 
   void convert(State &S, const Inst &I) {
     Value V = get(S, I.A);
-    uint32_t C = Cx.conv(ConvSite{I.Loc, F, true, -1, SrcLoc()});
+    uint32_t C = Cx.conv(ConvSite{I.Loc, F, true, -1, SrcLoc(), F});
     if (Emit)
       judgeConversion(S, I, V);
     Value R;
@@ -533,7 +533,6 @@ private:
       if (Rec) {
         DoubleWeakFact D;
         D.At = I.Loc;
-        D.FirstAt = First.At;
         D.First = A.W;
         if (Nested)
           D.Fixes = WeakProducer[I.A]->Fixes;
@@ -654,7 +653,6 @@ private:
               Cx.Convs[Arg.W].Helper == T.Fn)) {
           DoubleWeakFact D;
           D.At = I.Loc;
-          D.FirstAt = Cx.Convs[Arg.W].At;
           D.First = Arg.W;
           if (nestedTemp(ArgVar))
             D.Fixes = WeakProducer[ArgVar]->Fixes;
@@ -681,7 +679,6 @@ private:
             !ThroughResult) { // a returned conversion is judged above
           DoubleWeakFact D;
           D.At = I.Loc;
-          D.FirstAt = Cx.Convs[Arg.W].At;
           D.First = Arg.W;
           D.Helper = T.Fn;
           D.Param = uint32_t(AP);
@@ -749,7 +746,8 @@ private:
         const ConvSite Inner = Cx.Convs[A.W];
         C = Cx.conv(ConvSite{CallAt, F, false, Callee,
                              Inner.HelperAt.valid() ? Inner.HelperAt
-                                                    : Inner.At});
+                                                    : Inner.At,
+                             Inner.MadeIn});
       }
       if (P < 0) {
         // A weak alias of the callee's own memory is the callee's doing:

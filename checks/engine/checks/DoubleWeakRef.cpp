@@ -24,7 +24,7 @@ void checkDoubleWeakRef(const Query &Q, std::vector<Finding> &Out) {
       Fi.Check = msg::DoubleWeakRef;
       Fi.Loc = Cx.loc(D.At);
       Fi.Message = msg::DoubleWeakRefWarning;
-      Fi.Notes.push_back(Note{Cx.loc(D.FirstAt), msg::DoubleWeakRefFirst});
+      Fi.Notes.push_back(Note{Cx.loc(Cx.Convs[D.First].At), msg::DoubleWeakRefFirst});
       if (D.Helper >= 0) {
         const Function &H = Cx.P.Functions[D.Helper];
         std::string Name = Cx.displayName(D.Helper);

@@ -211,27 +211,17 @@ void Query::makerNote(uint32_t Conv, std::vector<Note> &Notes) const {
   if (C.Helper < 0 || !C.HelperAt.valid() || C.HelperAt == C.At ||
       !Cx.P.Functions[C.Helper].Foreign)
     return;
-  // Named after the function whose body holds it: the helper called here
-  // may reach it through further calls (a lambda calling the kernel).
-  const SrcLoc Where = C.HelperAt;
-  FnId Maker = -1;
-  for (size_t F = 0; F < Cx.P.Functions.size(); ++F) {
-    const Function &Fn = Cx.P.Functions[F];
-    bool Holds = Fn.Foreign && Fn.Loc.File == Where.File &&
-                 !(Where < Fn.Loc) && !(Fn.EndLoc < Where);
-    // The innermost: a lambda's body is inside its enclosing function's.
-    if (Holds && (Maker < 0 || Cx.P.Functions[Maker].Loc < Fn.Loc))
-      Maker = FnId(F);
-  }
-  if (Maker < 0)
-    Maker = C.Helper;
   Location At = Cx.loc(C.HelperAt);
-  if (llvm::none_of(Notes, [&](const Note &N) { 
+  if (llvm::any_of(Notes, [&](const Note &N) {
         return N.Loc.File == At.File && N.Loc.Line == At.Line &&
                N.Loc.Column == At.Column;
       }))
-    Notes.push_back(Note{Cx.loc(C.HelperAt),
-                         fill(msg::WeakRefMadeInside, Cx.displayName(Maker))});
+    return;
+  // Named after the function whose body holds it: the helper called here
+  // may reach it through further calls (a lambda calling the kernel).
+  FnId Maker = C.MadeIn >= 0 ? C.MadeIn : C.Helper;
+  Notes.push_back(
+      Note{std::move(At), fill(msg::WeakRefMadeInside, Cx.displayName(Maker))});
 }
 
 } // namespace tether::engine
