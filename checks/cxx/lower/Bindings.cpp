@@ -54,17 +54,28 @@ Kind kindOf(const CXXMemberCallExpr *Call) {
   return Kind::None;
 }
 
-/// The first string literal in E, depth first (`"op(Tensor x) -> Tensor"`,
-/// also inside torch::schema(...) or TORCH_SELECTIVE_SCHEMA(...)).
-const StringLiteral *firstString(const Stmt *E) {
-  if (!E)
+/// The first node under S, depth first (S included, lambda bodies too),
+/// for which Match gives a result.
+template <typename T>
+const T *firstUnder(const Stmt *S,
+                    llvm::function_ref<const T *(const Stmt *)> Match) {
+  if (!S)
     return nullptr;
-  if (const auto *S = dyn_cast<StringLiteral>(E))
-    return S;
-  for (const Stmt *C : E->children())
-    if (const StringLiteral *S = firstString(C))
-      return S;
+  if (const T *Hit = Match(S))
+    return Hit;
+  if (const auto *L = dyn_cast<LambdaExpr>(S))
+    return firstUnder(L->getBody(), Match);
+  for (const Stmt *C : S->children())
+    if (const T *Hit = firstUnder(C, Match))
+      return Hit;
   return nullptr;
+}
+
+/// The first string literal in E (`"op(Tensor x) -> Tensor"`, also inside
+/// torch::schema(...) or TORCH_SELECTIVE_SCHEMA(...)).
+const StringLiteral *firstString(const Stmt *E) {
+  return firstUnder<StringLiteral>(
+      E, [](const Stmt *S) { return dyn_cast<StringLiteral>(S); });
 }
 
 /// The function E names: `&f`, `f`, a lambda, or a function given as a
@@ -95,23 +106,15 @@ const FunctionDecl *boundFunction(const Expr *E) {
 /// The function of a torch::Library that a DeclRefExpr somewhere in E
 /// names (TORCH_LIBRARY_IMPL wraps it in a lambda inside if_constexpr).
 const FunctionDecl *libraryFunction(const Stmt *E) {
-  if (!E)
-    return nullptr;
-  if (const auto *D = dyn_cast<DeclRefExpr>(E))
-    if (const auto *FD = dyn_cast<FunctionDecl>(D->getDecl());
-        FD && FD->getNumParams() == 1 &&
-        isOrDerivesFrom(FD->getParamDecl(0)
-                            ->getType()
-                            .getNonReferenceType()
-                            ->getAsCXXRecordDecl(),
-                        {"torch::Library"}))
-      return FD;
-  if (const auto *L = dyn_cast<LambdaExpr>(E))
-    return libraryFunction(L->getBody());
-  for (const Stmt *C : E->children())
-    if (const FunctionDecl *FD = libraryFunction(C))
-      return FD;
-  return nullptr;
+  return firstUnder<FunctionDecl>(E, [](const Stmt *S) -> const FunctionDecl * {
+    const auto *D = dyn_cast<DeclRefExpr>(S);
+    const auto *FD = D ? dyn_cast<FunctionDecl>(D->getDecl()) : nullptr;
+    if (!FD || FD->getNumParams() != 1)
+      return nullptr;
+    QualType P = FD->getParamDecl(0)->getType().getNonReferenceType();
+    return isOrDerivesFrom(P->getAsCXXRecordDecl(), {"torch::Library"}) ? FD
+                                                                        : nullptr;
+  });
 }
 
 struct Registration {
@@ -188,18 +191,21 @@ public:
 };
 
 /// The module each function that defines into a pybind11 module fills:
-/// PYBIND11_MODULE's own function, then the helpers it hands the module to.
+/// PYBIND11_MODULE's own function (pybind11_init_<mod>), then the helpers
+/// it hands the module to.
 llvm::DenseMap<const FunctionDecl *, std::string>
 pybindModules(const Finder &F) {
   llvm::DenseMap<const FunctionDecl *, std::string> Mod;
-  for (const Registration &R : F.Found) {
-    const FunctionDecl *E = R.Enclosing->getCanonicalDecl();
-    if (E->getIdentifier() && E->getName().starts_with("pybind11_init_"))
-      Mod[E] = E->getName().drop_front(strlen("pybind11_init_")).str();
-  }
+  auto Seed = [&](const FunctionDecl *FD) {
+    FD = FD->getCanonicalDecl();
+    if (StringRef N = FD->getIdentifier() ? FD->getName() : StringRef();
+        N.consume_front("pybind11_init_"))
+      Mod.try_emplace(FD, N.str());
+  };
+  for (const Registration &R : F.Found)
+    Seed(R.Enclosing);
   for (const auto &[From, To] : F.HandsModule)
-    if (From->getIdentifier() && From->getName().starts_with("pybind11_init_"))
-      Mod.try_emplace(From, From->getName().drop_front(strlen("pybind11_init_")).str());
+    Seed(From);
   for (bool Grew = true; Grew;) {
     Grew = false;
     for (const auto &[From, To] : F.HandsModule)
