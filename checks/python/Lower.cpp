@@ -628,18 +628,16 @@ engine::Program tether::python::lowerPackage(Package &P,
   if (!Pool) {
     for (size_t F = 0; F < P.Functions.size(); ++F)
       LowerOne(F);
-    spellSlotsByContainer(Prog);
-    if (P.Foreign)
-      engine::append(Prog, P.Foreign->Code);
-    return Prog;
+  } else {
+    constexpr size_t Chunk = 64; // functions per task: most are small
+    for (size_t Begin = 0; Begin < P.Functions.size(); Begin += Chunk)
+      Pool->async([&, Begin] {
+        for (size_t F = Begin; F < std::min(Begin + Chunk, P.Functions.size());
+             ++F)
+          LowerOne(F);
+      });
+    Pool->wait();
   }
-  constexpr size_t Chunk = 64; // functions per task: most are small
-  for (size_t Begin = 0; Begin < P.Functions.size(); Begin += Chunk)
-    Pool->async([&, Begin] {
-      for (size_t F = Begin; F < std::min(Begin + Chunk, P.Functions.size()); ++F)
-        LowerOne(F);
-    });
-  Pool->wait();
   spellSlotsByContainer(Prog);
   if (P.Foreign)
     engine::append(Prog, P.Foreign->Code);

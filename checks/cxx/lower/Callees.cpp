@@ -555,10 +555,13 @@ void FunctionLowering::externalCall(const CallExpr *E, const FunctionDecl *FD,
     return;
   }
   bool Result = holdsTensor(E->getType());
-  if (Result)
-    alloc(E, engine::AllocKind::Tensor, Args);
+  // Where the result's Alloc is (Values below may add instructions).
   const uint32_t AllocBlock = B.current();
-  const size_t AllocIdx = F.Blocks[AllocBlock].Insts.size() - 1;
+  size_t AllocIdx = 0;
+  if (Result) {
+    alloc(E, engine::AllocKind::Tensor, Args);
+    AllocIdx = F.Blocks[AllocBlock].Insts.size() - 1;
+  }
   // A function of the project defined in another translation unit: what
   // this one sees of it (a new tensor, its tensors used) stands until the
   // run links the units' programs, which may put the body in its place.
