@@ -91,6 +91,9 @@ void Catalog::mergeFrom(const Catalog &O) {
   }
   extend(CapturePairs, O.CapturePairs);
   extend(TaskUpdatePairs, O.TaskUpdatePairs);
+  extend(SessionPairs, O.SessionPairs);
+  extend(SessionContexts, O.SessionContexts);
+  extend(SessionPredicates, O.SessionPredicates);
   extend(CaptureGuards, O.CaptureGuards);
   extend(CaptureContexts, O.CaptureContexts);
   extend(CapturePredicates, O.CapturePredicates);
@@ -133,7 +136,8 @@ static llvm::Error checkOptions(const Catalog &Extra) {
   };
   const std::pair<const char *, const std::vector<CapturePair> *> Pairs[] = {
       {"CapturePairs", &Extra.CapturePairs},
-      {"TaskUpdatePairs", &Extra.TaskUpdatePairs}};
+      {"TaskUpdatePairs", &Extra.TaskUpdatePairs},
+      {"SessionPairs", &Extra.SessionPairs}};
   for (const auto &[Option, List] : Pairs)
     for (const CapturePair &P : *List) {
       if (P.Begin.empty() || P.End.empty())
@@ -147,6 +151,7 @@ static llvm::Error checkOptions(const Catalog &Extra) {
       {"CaptureGuards", &Extra.CaptureGuards},
       {"CaptureContexts", &Extra.CaptureContexts},
       {"CapturePredicates", &Extra.CapturePredicates},
+      {"SessionPredicates", &Extra.SessionPredicates},
       {"WeakRefFunctions", &Extra.WeakRefFunctions},
       {"BlobFunctions", &Extra.BlobFunctions},
       {"WorkspaceProducers", &Extra.WorkspaceProducers},
@@ -181,6 +186,9 @@ CompiledCatalog::CompiledCatalog(const Catalog &C)
       CaptureEnds(ends(C.CapturePairs)),
       TaskUpdateBegins(begins(C.TaskUpdatePairs)),
       TaskUpdateEnds(ends(C.TaskUpdatePairs)),
+      SessionBegins(begins(C.SessionPairs)), SessionEnds(ends(C.SessionPairs)),
+      SessionContexts(C.SessionContexts),
+      SessionPredicates(C.SessionPredicates),
       CaptureGuards(C.CaptureGuards), CaptureContexts(C.CaptureContexts),
       CapturePredicates(C.CapturePredicates),
       WeakRefFunctions(C.WeakRefFunctions), BlobFunctions(C.BlobFunctions),

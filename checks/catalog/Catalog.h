@@ -60,6 +60,18 @@ struct Catalog {
   /// every replay (torch.npu.graph_task_update_begin/end, ACL's
   /// aclmdlRICaptureTaskUpdateBegin/End).
   std::vector<CapturePair> TaskUpdatePairs;
+  /// Calls that begin and end a capture session: several graphs captured
+  /// one after another into one memory pool (Megatron-LM's
+  /// _set_capture_start/_set_capture_end around all its layers' graphs).
+  /// Memory freed between two captures of a session goes back to the pool
+  /// the later captures allocate from.
+  std::vector<CapturePair> SessionPairs;
+  /// Python context managers whose `with` body is a capture session
+  /// (vLLM's graph_capture around the captures of every batch size).
+  std::vector<std::string> SessionContexts;
+  /// Predicates true for the whole of a session, between its captures too
+  /// (Megatron-LM's and TransformerEngine's is_graph_capturing).
+  std::vector<std::string> SessionPredicates;
   /// RAII types whose constructor begins and destructor ends a capture.
   std::vector<std::string> CaptureGuards;
   /// Python context managers whose `with` body is a capture region.
@@ -104,6 +116,7 @@ struct CompiledCatalog {
   explicit CompiledCatalog(const Catalog &C);
   Catalog Source;
   NameSet CaptureBegins, CaptureEnds, TaskUpdateBegins, TaskUpdateEnds,
+      SessionBegins, SessionEnds, SessionContexts, SessionPredicates,
       CaptureGuards, CaptureContexts,
       CapturePredicates, WeakRefFunctions, BlobFunctions, WorkspaceProducers,
       WorkspaceNames, StreamSwitches, StreamSyncs;

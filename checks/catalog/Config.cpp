@@ -76,6 +76,9 @@ template <> struct MappingTraits<tether::Catalog> {
     IO.mapOptional("inherit", C.Inherit, true);
     IO.mapOptional("capture_pairs", C.CapturePairs);
     IO.mapOptional("task_update_pairs", C.TaskUpdatePairs);
+    IO.mapOptional("session_pairs", C.SessionPairs);
+    mapNames(IO, "session_contexts", C.SessionContexts);
+    mapNames(IO, "session_predicates", C.SessionPredicates);
     mapNames(IO, "capture_guards", C.CaptureGuards);
     mapNames(IO, "capture_contexts", C.CaptureContexts);
     mapNames(IO, "capture_predicates", C.CapturePredicates);

@@ -26,6 +26,23 @@ static Catalog makeDefaults() {
       {"graph_task_update_begin", "graph_task_update_end"},
       {"aclmdlRICaptureTaskUpdateBegin", "aclmdlRICaptureTaskUpdateEnd"},
   };
+  // Capture sessions: one pool, several graphs captured in turn.
+  C.SessionPairs = {
+      // Megatron-LM (megatron/core/transformer/cuda_graphs.py), around the
+      // capture of every layer's forward and backward graphs.
+      {"megatron.core.transformer.cuda_graphs._set_capture_start",
+       "megatron.core.transformer.cuda_graphs._set_capture_end"},
+      // TransformerEngine (transformer_engine/pytorch/graph.py), around
+      // make_graphed_callables' captures.
+      {"transformer_engine.pytorch.graph.set_capture_start",
+       "transformer_engine.pytorch.graph.set_capture_end"},
+  };
+  // vLLM's (vllm/distributed/parallel_state.py; vLLM Ascend and SGLang have
+  // their own of the same name), around capture_model's captures.
+  C.SessionContexts = {"graph_capture"};
+  // No default session predicates: Megatron-LM's and TransformerEngine's
+  // is_graph_capturing() guard code of the captured forward, so they are
+  // capture predicates (below).
   C.CaptureGuards = {"*GraphCaptureGuard", "*StreamCaptureGuard"};
   C.CaptureContexts = {
       "torch.npu.graph",        "torch.cuda.graph",

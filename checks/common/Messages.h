@@ -49,6 +49,20 @@ inline constexpr const char *LastStrongRefDies =
 inline constexpr const char *LaterUseInCapture =
     "the weak reference is used by a later operation of the same capture "
     "here";
+// ... its capture-session form: several graphs captured in turn into one
+// pool, the weak reference made between (or in) one and a later one.
+inline constexpr const char *WeakRefBeforeSessionEndWarning =
+    "weak reference made during a capture session to memory whose last "
+    "strong reference can die before a later capture of the session uses it";
+inline constexpr const char *SessionBeginsHere = "capture session begins here";
+inline constexpr const char *SessionEndsHere = "capture session ends here";
+inline constexpr const char *InSessionThroughCall =
+    "'%0' runs inside the capture session through this call";
+inline constexpr const char *StoredForLaterCapture =
+    "the weak reference is stored in '%0', read by a later capture of the "
+    "session";
+inline constexpr const char *LaterCaptureOfSession =
+    "a later capture of the same session uses the weak reference here";
 inline constexpr const char *StoredInSharedPlace =
     "the weak reference is stored in '%0', read by other code during the "
     "capture";

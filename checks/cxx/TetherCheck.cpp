@@ -14,6 +14,8 @@ TetherCheck::TetherCheck(llvm::StringRef Name,
     : ClangTidyCheck(Name, Context), Name(Name.str()),
       CapturePairs(Options.get("CapturePairs", "")),
       TaskUpdatePairs(Options.get("TaskUpdatePairs", "")),
+      SessionPairs(Options.get("SessionPairs", "")),
+      SessionPredicates(Options.get("SessionPredicates", "")),
       CaptureGuards(Options.get("CaptureGuards", "")),
       WeakRefFunctions(Options.get("WeakRefFunctions", "")),
       BlobFunctions(Options.get("BlobFunctions", "")),
@@ -25,6 +27,8 @@ TetherCheck::TetherCheck(llvm::StringRef Name,
   Catalog Extra;
   Catalog::appendPairs(Extra.CapturePairs, CapturePairs);
   Catalog::appendPairs(Extra.TaskUpdatePairs, TaskUpdatePairs);
+  Catalog::appendPairs(Extra.SessionPairs, SessionPairs);
+  Catalog::appendList(Extra.SessionPredicates, SessionPredicates);
   Catalog::appendList(Extra.CaptureGuards, CaptureGuards);
   Catalog::appendList(Extra.WeakRefFunctions, WeakRefFunctions);
   Catalog::appendList(Extra.BlobFunctions, BlobFunctions);
@@ -38,6 +42,8 @@ TetherCheck::TetherCheck(llvm::StringRef Name,
 void TetherCheck::storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CapturePairs", CapturePairs);
   Options.store(Opts, "TaskUpdatePairs", TaskUpdatePairs);
+  Options.store(Opts, "SessionPairs", SessionPairs);
+  Options.store(Opts, "SessionPredicates", SessionPredicates);
   Options.store(Opts, "CaptureGuards", CaptureGuards);
   Options.store(Opts, "WeakRefFunctions", WeakRefFunctions);
   Options.store(Opts, "BlobFunctions", BlobFunctions);

@@ -38,8 +38,10 @@ Context::Context(const Program &P, Options O) : P(P), Opts(std::move(O)) {
         for (const CallTarget &T : In.Targets)
           if (T.Fn >= 0 && size_t(T.Fn) < N)
             HasCallers[T.Fn] = true;
-        if (In.Kind == Op::RegionBegin && (In.Region == RegionKind::Capture ||
-                                           In.Region == RegionKind::TaskUpdate)) {
+        if (In.Kind == Op::RegionBegin &&
+            (In.Region == RegionKind::Capture ||
+             In.Region == RegionKind::TaskUpdate ||
+             In.Region == RegionKind::CaptureSession)) {
           RegionOfInst[G] = int32_t(Regions.size());
           Regions.push_back(
               RegionInfo{FnId(F), false, In.Loc, SrcLoc(), In.Region, {}});
@@ -66,11 +68,11 @@ uint32_t Context::nullSite(SrcLoc At) {
   return It->second;
 }
 
-int32_t Context::predicateRegion(FnId F, SrcLoc At) {
+int32_t Context::predicateRegion(FnId F, SrcLoc At, RegionKind K) {
   auto [It, New] = PredRegions.try_emplace(
-      std::make_tuple(F, At.File, At.Line, At.Col), int32_t(Regions.size()));
+      std::make_tuple(F, At.File, At.Line, At.Col, K), int32_t(Regions.size()));
   if (New)
-    Regions.push_back(RegionInfo{F, true, At, SrcLoc()});
+    Regions.push_back(RegionInfo{F, true, At, SrcLoc(), K});
   return It->second;
 }
 

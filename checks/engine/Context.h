@@ -50,9 +50,10 @@ public:
   int32_t regionOf(FnId F, uint32_t B, uint32_t I) const {
     return RegionOfInst[InstBase[F][B] + I];
   }
-  /// The region a capture predicate tested at At opens (a Test, or a call
-  /// of a function that returns a predicate).
-  int32_t predicateRegion(FnId F, SrcLoc At);
+  /// The region a capture (or session) predicate tested at At opens (a
+  /// Test, or a call of a function that returns a predicate).
+  int32_t predicateRegion(FnId F, SrcLoc At,
+                          RegionKind K = RegionKind::Capture);
   Location loc(SrcLoc L) const {
     return Location{L.File < P.Files.size() ? P.Files[L.File] : std::string(),
                     L.Line, L.Col};
@@ -64,7 +65,8 @@ private:
   std::vector<std::vector<uint32_t>> InstBase;
   std::vector<int32_t> SiteOf, RegionOfInst;
   llvm::DenseMap<uint64_t, uint32_t> NullIds;
-  std::map<std::tuple<FnId, uint32_t, uint32_t, uint32_t>, int32_t> PredRegions;
+  std::map<std::tuple<FnId, uint32_t, uint32_t, uint32_t, RegionKind>, int32_t>
+      PredRegions;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t, FnId, bool, FnId,
                       uint32_t, uint32_t, uint32_t>,
            uint32_t>

@@ -70,6 +70,7 @@ private:
   static const char *test(TestKind K) {
     switch (K) {
     case TestKind::CapturePredicate: return "capturing";
+    case TestKind::SessionPredicate: return "in-session";
     case TestKind::IsNull: return "is-null";
     case TestKind::PlaceEmpty: return "empty";
     case TestKind::SizeCheck: return "size-check";

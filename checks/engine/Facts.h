@@ -30,16 +30,26 @@ struct CaptureState {
   enum : uint8_t { Inherit = 1, Inside = 2, Outside = 4 };
   uint8_t Mask = Inherit;
   int32_t Region = -1; ///< The capture region when Inside (Context::Regions).
+  /// The same three states for a capture session (several graphs captured
+  /// into one pool in turn), which outlasts the captures inside it.
+  uint8_t SessionMask = Inherit;
+  int32_t Session = -1; ///< The session region when inside one.
   bool operator==(const CaptureState &O) const {
-    return Mask == O.Mask && Region == O.Region;
+    return Mask == O.Mask && Region == O.Region &&
+           SessionMask == O.SessionMask && Session == O.Session;
   }
+  bool inSession() const { return SessionMask & Inside; }
   /// The state of a callee's point reached through a call made in Caller.
   CaptureState through(const CaptureState &Caller) const {
-    if (!(Mask & Inherit))
-      return *this;
-    CaptureState Out;
-    Out.Mask = uint8_t((Mask & ~Inherit) | Caller.Mask);
-    Out.Region = Region >= 0 ? Region : Caller.Region;
+    CaptureState Out = *this;
+    if (Mask & Inherit) {
+      Out.Mask = uint8_t((Mask & ~Inherit) | Caller.Mask);
+      Out.Region = Region >= 0 ? Region : Caller.Region;
+    }
+    if (SessionMask & Inherit) {
+      Out.SessionMask = uint8_t((SessionMask & ~Inherit) | Caller.SessionMask);
+      Out.Session = Session >= 0 ? Session : Caller.Session;
+    }
     return Out;
   }
 };
@@ -48,7 +58,8 @@ struct RegionInfo {
   FnId Fn = -1;
   bool Predicate = false; ///< Opened by a capture predicate (no end).
   SrcLoc Begin, End;
-  RegionKind Kind = RegionKind::Capture; ///< Capture or TaskUpdate.
+  /// Capture, TaskUpdate or CaptureSession.
+  RegionKind Kind = RegionKind::Capture;
   /// Capture: the graph object the region captures into, as the opening
   /// instruction names it (empty when it names none, as ACL's stream does).
   Value Graph;
@@ -120,6 +131,7 @@ struct ConvertEffect {
 struct Summary {
   Value Returns;
   bool ReturnsCapturePredicate = false;
+  bool ReturnsSessionPredicate = false;
   std::vector<StoreEffect> Stores;
   std::vector<ClearEffect> Clears;
   std::vector<UseEffect> Uses;
@@ -129,7 +141,7 @@ struct Summary {
   size_t size() const {
     return Returns.atoms().size() + Stores.size() + Clears.size() +
            Uses.size() + Converts.size() + Escapes.size() +
-           ReturnsCapturePredicate;
+           ReturnsCapturePredicate + ReturnsSessionPredicate;
   }
 };
 
@@ -171,6 +183,9 @@ struct DanglingFact {
   MemId Memory;
   SrcLoc DiesAt, UseAt;
   CaptureState C;
+  /// The memory was dead before the capture of the use began: it died
+  /// between two captures of a session (or in an earlier one).
+  bool BeforeCapture = false;
 };
 struct SlotWriteFact {
   enum KindT : uint8_t { Replace, Clear, FirstFill } Kind;

@@ -122,6 +122,14 @@ private:
       Out.Cap.Region =
           Holds ? Cx.predicateRegion(F, Br.Loc.valid() ? Br.Loc : Tr.At) : -1;
       break;
+    case Truth::Session:
+      Out.Cap.SessionMask =
+          Holds ? CaptureState::Inside : CaptureState::Outside;
+      Out.Cap.Session =
+          Holds ? Cx.predicateRegion(F, Br.Loc.valid() ? Br.Loc : Tr.At,
+                                     RegionKind::CaptureSession)
+                : -1;
+      break;
     case Truth::IsNull:
       if (const Value *V = Out.get(Tr.Var)) {
         Value X = *V;
@@ -366,7 +374,8 @@ private:
         SrcLoc DiedAt;
         if (Emit && Rec && A.Kind == Atom::Weak && S.isDead(A.M, &DiedAt))
           Facts.Danglings.push_back(
-              DanglingFact{A.W, A.M, DiedAt, I.Loc, S.Cap});
+              DanglingFact{A.W, A.M, DiedAt, I.Loc, S.Cap,
+                           memSetHas(S.DeadBeforeCapture, A.M)});
       }
       int32_t R = bindingRegion(S);
       if (Emit)
@@ -381,6 +390,10 @@ private:
       switch (I.Test) {
       case TestKind::CapturePredicate:
         T.Kind = Truth::Capture;
+        T.At = I.Loc;
+        break;
+      case TestKind::SessionPredicate:
+        T.Kind = Truth::Session;
         T.At = I.Loc;
         break;
       case TestKind::IsNull:
@@ -422,6 +435,10 @@ private:
       if (I.Region == RegionKind::Capture) {
         S.Cap.Mask = CaptureState::Inside;
         S.Cap.Region = Cx.regionOf(F, B, Idx);
+        S.DeadBeforeCapture.clear();
+        if (S.Cap.inSession())
+          for (const auto &D : S.Dead)
+            memSetAdd(S.DeadBeforeCapture, D.first);
         // The graph: its own death is watched (a local graph that dies
         // with its inputs leaves nothing to replay).
         Value G = get(S, I.A);
@@ -436,6 +453,9 @@ private:
         }
       } else if (I.Region == RegionKind::TaskUpdate) {
         S.Update = Cx.regionOf(F, B, Idx);
+      } else if (I.Region == RegionKind::CaptureSession) {
+        S.Cap.SessionMask = CaptureState::Inside;
+        S.Cap.Session = Cx.regionOf(F, B, Idx);
       } else if (I.Region == RegionKind::Stream) {
         S.Stream = int32_t(M.str(I.Key));
       }
@@ -456,6 +476,14 @@ private:
             R.End = I.Loc;
         }
         S.Update = -1;
+      } else if (I.Region == RegionKind::CaptureSession) {
+        if (S.Cap.Session >= 0) {
+          RegionInfo &R = Cx.Regions[S.Cap.Session];
+          if (R.Fn == F && !R.Predicate && !R.End.valid())
+            R.End = I.Loc;
+        }
+        S.Cap.SessionMask = CaptureState::Outside;
+        S.Cap.Session = -1;
       } else if (I.Region == RegionKind::Stream) {
         S.Stream = -1;
       }
@@ -598,7 +626,7 @@ private:
       return;
     }
     Value R;
-    bool Predicate = false;
+    bool Predicate = false, SessionPredicate = false;
     for (const CallTarget &T : I.Targets) {
       if (T.Fn < 0 || size_t(T.Fn) >= Cx.Sums.size())
         continue;
@@ -608,14 +636,15 @@ private:
         Args[K] = get(S, T.Args[K]);
       R.join(subst(Callee.Returns, Args, T.Fn, I.Loc));
       Predicate |= Callee.ReturnsCapturePredicate;
+      SessionPredicate |= Callee.ReturnsSessionPredicate;
       applyEffects(S, I, T, Callee, Args);
     }
     madeInCapture(S, R);
     assign(S, I.Dst, std::move(R), I.Loc);
     noteProducer(I);
-    if (Predicate && I.Dst != NoVar) {
+    if ((Predicate || SessionPredicate) && I.Dst != NoVar) {
       Truth T;
-      T.Kind = Truth::Capture;
+      T.Kind = Predicate ? Truth::Capture : Truth::Session;
       T.At = I.Loc;
       S.setTruth(I.Dst, std::move(T));
     }
@@ -1025,8 +1054,10 @@ private:
     Sum.Returns.join(R);
     noteKeptGraphs(S, R);
     if (const Truth *Tr = S.truth(T.Value))
-      if (Tr->Kind == Truth::Capture && Tr->Positive)
-        Sum.ReturnsCapturePredicate = true;
+      if (Tr->Positive) {
+        Sum.ReturnsCapturePredicate |= Tr->Kind == Truth::Capture;
+        Sum.ReturnsSessionPredicate |= Tr->Kind == Truth::Session;
+      }
     escape(S, R);
     // Every local dies at the return.
     std::vector<MemId> Dying;

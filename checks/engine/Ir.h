@@ -89,6 +89,7 @@ enum class WeakKind : uint8_t {
 /// can be taken on).
 enum class TestKind : uint8_t {
   CapturePredicate, ///< True while a capture is running.
+  SessionPredicate, ///< True while a capture session is open.
   IsNull,           ///< A is None / undefined / an empty optional.
   PlaceEmpty,       ///< The place P has no value (`k not in cache`,
                     ///< `cache.count(k) == 0`, `it == cache.end()`).

@@ -245,6 +245,11 @@ inline void memSetAdd(MemSet &S, MemId M) {
   if (It == S.end() || *It != M)
     S.insert(It, M);
 }
+inline void memSetRemove(MemSet &S, MemId M) {
+  auto It = std::lower_bound(S.begin(), S.end(), M);
+  if (It != S.end() && *It == M)
+    S.erase(It);
+}
 inline MemSet memSetMeet(const MemSet &A, const MemSet &B) {
   MemSet Out;
   std::set_intersection(A.begin(), A.end(), B.begin(), B.end(),

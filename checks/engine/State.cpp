@@ -103,15 +103,18 @@ void State::markDead(MemId M, SrcLoc At) {
 
 void State::revive(MemId M) {
   auto It = findDead(Dead, M);
-  if (It != Dead.end() && It->first == M)
+  if (It != Dead.end() && It->first == M) {
     Dead.erase(It);
+    memSetRemove(DeadBeforeCapture, M);
+  }
 }
 
 bool State::operator==(const State &O) const {
   if (Reached != O.Reached || !(Cap == O.Cap) || Stream != O.Stream ||
       Empty != O.Empty || NonNull != O.NonNull || Escaped != O.Escaped ||
       Pending != O.Pending || Held != O.Held || Update != O.Update ||
-      Bound != O.Bound || InPool != O.InPool || Vals.size() != O.Vals.size() ||
+      Bound != O.Bound || InPool != O.InPool ||
+      DeadBeforeCapture != O.DeadBeforeCapture || Vals.size() != O.Vals.size() ||
       Truths.size() != O.Truths.size() || Dead.size() != O.Dead.size())
     return false;
   for (size_t I = 0; I < Vals.size(); ++I)
@@ -216,6 +219,15 @@ static bool joinReached(State &Into, const State &From) {
     Into.Cap.Region = From.Cap.Region;
     Changed = true;
   }
+  uint8_t SMask = Into.Cap.SessionMask | From.Cap.SessionMask;
+  if (SMask != Into.Cap.SessionMask) {
+    Into.Cap.SessionMask = SMask;
+    Changed = true;
+  }
+  if (Into.Cap.Session < 0 && From.Cap.Session >= 0) {
+    Into.Cap.Session = From.Cap.Session;
+    Changed = true;
+  }
   if (Into.Stream != From.Stream && Into.Stream != -2) {
     Into.Stream = -2;
     Changed = true;
@@ -237,6 +249,7 @@ static bool joinReached(State &Into, const State &From) {
   }
   Changed |= unionInto(Into.Bound, From.Bound);
   Changed |= unionInto(Into.InPool, From.InPool);
+  Changed |= unionInto(Into.DeadBeforeCapture, From.DeadBeforeCapture);
   // Deaths: on some path.
   for (const auto &[M, At] : From.Dead)
     if (!Into.isDead(M)) {

@@ -10,11 +10,11 @@ namespace tether::engine {
 
 /// What a truth value (the result of a Test) says when it holds.
 struct Truth {
-  enum KindT : uint8_t { None, Capture, IsNull, Empty } Kind = None;
+  enum KindT : uint8_t { None, Capture, Session, IsNull, Empty } Kind = None;
   bool Positive = true; ///< False: the negation of the test.
   VarId Var = NoVar;    ///< IsNull: the variable tested.
   MemSet Places;        ///< IsNull/Empty: the places tested.
-  SrcLoc At;            ///< Capture: where the predicate is tested.
+  SrcLoc At;            ///< Capture, Session: where the predicate is tested.
   bool operator==(const Truth &O) const {
     return Kind == O.Kind && Positive == O.Positive && Var == O.Var &&
            Places == O.Places && At == O.At;
@@ -39,6 +39,10 @@ struct State {
   MemSet NonNull;      ///< Places known to hold a value on this path.
   /// Memory whose last strong holder died on some path, and where.
   std::vector<std::pair<MemId, SrcLoc>> Dead;
+  /// Of those, the memory already dead when the capture this point is in
+  /// began, in a capture session (an earlier capture's memory, which the
+  /// shared pool may have handed to this capture's own tensors).
+  MemSet DeadBeforeCapture;
   /// Local memory handed to a strong holder outside the function (a
   /// place, unknown code, the caller) on every path to here.
   MemSet Escaped;

@@ -274,16 +274,24 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
   if (Last.empty())
     Last = Qual;
 
-  // Capture predicates: torch.npu.is_current_stream_capturing().
-  if (!D.empty() && (Cat.CapturePredicates.matches(Qual) ||
-                     (Refs.size() == 1 &&
-                      Cat.CapturePredicates.matches(P.Functions[Refs[0].Fn].QualName)))) {
+  // A catalog name, by its spelling or as the package's own function (the
+  // catalog's word wins over the body: Megatron-LM defines its own).
+  auto Cataloged = [&](const NameSet &Names) {
+    return !D.empty() &&
+           (Names.matches(Qual) ||
+            (Refs.size() == 1 && Names.matches(P.Functions[Refs[0].Fn].QualName)));
+  };
+  // Capture predicates: torch.npu.is_current_stream_capturing(); session
+  // predicates: is_graph_capturing().
+  bool SessionTest = Cataloged(Cat.SessionPredicates);
+  if (SessionTest || Cataloged(Cat.CapturePredicates)) {
     lowerArgs(As);
     VarId T = temp();
     engine::Inst &I = emit(Op::Test, N);
     I.Dst = T;
     I.A = Recv;
-    I.Test = engine::TestKind::CapturePredicate;
+    I.Test = SessionTest ? engine::TestKind::SessionPredicate
+                         : engine::TestKind::CapturePredicate;
     I.Name = Spelled;
     info(T).Truth = true;
     return T;
@@ -337,6 +345,10 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
     else if (!D.empty() && (Cat.TaskUpdateEnds.matches(Qual) ||
                             Cat.TaskUpdateEnds.matches(D)))
       Region = true, RK = engine::RegionKind::TaskUpdate;
+    else if (Cataloged(Cat.SessionBegins))
+      Region = Begin = true, RK = engine::RegionKind::CaptureSession;
+    else if (Cataloged(Cat.SessionEnds))
+      Region = true, RK = engine::RegionKind::CaptureSession;
     else if (!D.empty())
       Region = taskRegion(Last, RK, Begin);
     if (Region) {

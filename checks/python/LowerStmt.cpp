@@ -280,13 +280,16 @@ void FnLowerer::withStmt(TSNode S, TSNode Next) {
         std::string D = dottedName(fieldOf(V, G.FFunction), Src);
         std::string Q = D.empty() ? "" : resolve(D).Qual;
         bool Capture = !D.empty() && Cat.CaptureContexts.matches(Q);
-        bool Stream = !Capture && !D.empty() && Cat.StreamSwitches.matches(Q);
-        if (Capture || Stream) {
+        bool Session = !Capture && !D.empty() && Cat.SessionContexts.matches(Q);
+        bool Stream = !Capture && !Session && !D.empty() &&
+                      Cat.StreamSwitches.matches(Q);
+        if (Capture || Session || Stream) {
           std::vector<CallArg> As = callArgs(fieldOf(V, G.FArguments));
           lowerArgs(As);
           OpenRegion R;
-          R.Kind = Capture ? engine::RegionKind::Capture
-                           : engine::RegionKind::Stream;
+          R.Kind = Capture   ? engine::RegionKind::Capture
+                   : Session ? engine::RegionKind::CaptureSession
+                             : engine::RegionKind::Stream;
           if (Stream)
             R.Key = As.empty() ? key(V) : key(As[0].Value);
           engine::Inst &I = emit(Op::RegionBegin, S);

@@ -53,9 +53,12 @@ void addOption(Catalog &Extra, StringRef Name, StringRef Value) {
     return Catalog::appendPairs(Extra.CapturePairs, Value);
   if (Name == "TaskUpdatePairs")
     return Catalog::appendPairs(Extra.TaskUpdatePairs, Value);
+  if (Name == "SessionPairs")
+    return Catalog::appendPairs(Extra.SessionPairs, Value);
   std::vector<std::string> *Field =
       llvm::StringSwitch<std::vector<std::string> *>(Name)
           .Case("CaptureGuards", &Extra.CaptureGuards)
+          .Case("SessionPredicates", &Extra.SessionPredicates)
           .Case("WeakRefFunctions", &Extra.WeakRefFunctions)
           .Case("BlobFunctions", &Extra.BlobFunctions)
           .Case("WorkspaceProducers", &Extra.WorkspaceProducers)

@@ -63,7 +63,8 @@ std::string tether::cxx::catalogKey(const Catalog &C) {
     }
     K += '\x1e';
   };
-  for (const auto *Pairs : {&C.CapturePairs, &C.TaskUpdatePairs}) {
+  for (const auto *Pairs :
+       {&C.CapturePairs, &C.TaskUpdatePairs, &C.SessionPairs}) {
     for (const CapturePair &P : *Pairs) {
       K += P.Begin;
       K += '=';
@@ -75,6 +76,8 @@ std::string tether::cxx::catalogKey(const Catalog &C) {
   Add(C.CaptureGuards);
   Add(C.CaptureContexts);
   Add(C.CapturePredicates);
+  Add(C.SessionContexts);
+  Add(C.SessionPredicates);
   Add(C.WeakRefFunctions);
   Add(C.BlobFunctions);
   Add(C.WorkspaceProducers);

@@ -245,6 +245,14 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
     I.Name = FD->getNameAsString();
     return true;
   }
+  bool SessionBegin = Cat.SessionBegins.matches(Name);
+  if (SessionBegin || Cat.SessionEnds.matches(Name)) {
+    engine::Inst &I = emit(SessionBegin ? Op::RegionBegin : Op::RegionEnd,
+                           E->getBeginLoc());
+    I.Region = engine::RegionKind::CaptureSession;
+    I.Name = FD->getNameAsString();
+    return true;
+  }
   bool Begin = Cat.CaptureBegins.matches(Name);
   if (Begin || Cat.CaptureEnds.matches(Name)) {
     // ACL's task-group pair is in the catalog's capture pairs; the IR
@@ -268,9 +276,13 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
     I.A = Graph;
     return true;
   }
-  if (Cat.CapturePredicates.matches(Name)) {
+  bool SessionTest = Cat.SessionPredicates.matches(Name);
+  if (SessionTest || Cat.CapturePredicates.matches(Name)) {
     VarId T = temp(E, Op::Test);
-    F.Blocks[B.current()].Insts.back().Name = FD->getNameAsString();
+    engine::Inst &I = F.Blocks[B.current()].Insts.back();
+    I.Name = FD->getNameAsString();
+    if (SessionTest)
+      I.Test = engine::TestKind::SessionPredicate;
     set(E, T, true);
     return true;
   }

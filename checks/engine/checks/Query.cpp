@@ -17,32 +17,41 @@ std::string fill(const char *Fmt, const std::string &A0,
   return S;
 }
 
-Query::Query(Context &Cx) : Cx(Cx) {
+/// Which functions run inside a region of the kind Mask tracks (a capture,
+/// a capture session): those called where the caller is inside one, then
+/// everything they call (except where the state says they are outside),
+/// each with one witness call, the shortest.
+static void reachInside(const Context &Cx, uint8_t CaptureState::*Mask,
+                        std::vector<Query::Via> &From,
+                        std::vector<bool> &Reached) {
   size_t N = Cx.P.Functions.size();
-  InCapture.assign(N, Via());
+  From.assign(N, Query::Via());
   Reached.assign(N, false);
   std::deque<FnId> Work;
   auto Reach = [&](FnId Caller, const CallFact &C) {
     if (Reached[C.Callee])
       return;
     Reached[C.Callee] = true;
-    InCapture[C.Callee] = Via{Caller, &C};
+    From[C.Callee] = Query::Via{Caller, &C};
     Work.push_back(C.Callee);
   };
-  // Calls made inside a capture of the caller's own, then everything those
-  // callees call (except where a negated predicate keeps it outside).
   for (size_t F = 0; F < N; ++F)
     for (const CallFact &C : Cx.Facts[F].Calls)
-      if (C.C.Mask & CaptureState::Inside)
+      if (C.C.*Mask & CaptureState::Inside)
         Reach(FnId(F), C);
   while (!Work.empty()) {
     FnId F = Work.front();
     Work.pop_front();
     for (const CallFact &C : Cx.Facts[F].Calls)
-      if (C.C.Mask & (CaptureState::Inside | CaptureState::Inherit))
+      if (C.C.*Mask & (CaptureState::Inside | CaptureState::Inherit))
         Reach(F, C);
   }
-  for (size_t F = 0; F < N; ++F)
+}
+
+Query::Query(Context &Cx) : Cx(Cx) {
+  reachInside(Cx, &CaptureState::Mask, InCapture, Reached);
+  reachInside(Cx, &CaptureState::SessionMask, InSession, SessionReached);
+  for (size_t F = 0; F < Cx.P.Functions.size(); ++F)
     for (const PlaceUseFact &U : Cx.Facts[F].Uses)
       if (inCapture(FnId(F), U.C))
         Uses.push_back(UseRef{FnId(F), &U});
@@ -52,6 +61,54 @@ bool Query::inCapture(FnId F, const CaptureState &C) const {
   if (C.Mask & CaptureState::Inside)
     return true;
   return (C.Mask & CaptureState::Inherit) && Reached[F];
+}
+
+bool Query::inSession(FnId F, const CaptureState &C) const {
+  if (C.SessionMask & CaptureState::Inside)
+    return true;
+  return (C.SessionMask & CaptureState::Inherit) && SessionReached[F];
+}
+
+int32_t Query::sessionOf(FnId F, const CaptureState &C) const {
+  if ((C.SessionMask & CaptureState::Inside) && C.Session >= 0)
+    return C.Session;
+  FnId Cur = F;
+  for (int Guard = 0; Guard < 10000 && SessionReached[Cur]; ++Guard) {
+    const Via &V = InSession[Cur];
+    if ((V.Call->C.SessionMask & CaptureState::Inside) && V.Call->C.Session >= 0)
+      return V.Call->C.Session;
+    Cur = V.Caller;
+  }
+  return -1;
+}
+
+void Query::sessionOpeningNotes(FnId F, const CaptureState &C,
+                                std::vector<Note> &Notes) const {
+  std::vector<Note> Chain;
+  if (!((C.SessionMask & CaptureState::Inside) && C.Session >= 0)) {
+    FnId Cur = F;
+    for (int Guard = 0; Guard < 10000 && SessionReached[Cur]; ++Guard) {
+      const Via &V = InSession[Cur];
+      Chain.push_back(Note{Cx.loc(V.Call->At),
+                           fill(msg::InSessionThroughCall, Cx.displayName(Cur))});
+      if ((V.Call->C.SessionMask & CaptureState::Inside) &&
+          V.Call->C.Session >= 0)
+        break;
+      Cur = V.Caller;
+    }
+  }
+  int32_t S = sessionOf(F, C);
+  if (S >= 0)
+    Notes.push_back(Note{Cx.loc(Cx.Regions[S].Begin), msg::SessionBeginsHere});
+  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
+    Notes.push_back(*It);
+}
+
+void Query::sessionClosingNote(FnId F, const CaptureState &C,
+                               std::vector<Note> &Notes) const {
+  int32_t S = sessionOf(F, C);
+  if (S >= 0 && Cx.Regions[S].End.valid())
+    Notes.push_back(Note{Cx.loc(Cx.Regions[S].End), msg::SessionEndsHere});
 }
 
 const RegionInfo *Query::regionOf(FnId F, const CaptureState &C) const {
@@ -195,6 +252,23 @@ const Query::UseRef *Query::findUse(MemId Place, bool NeedUnchecked, FnId Near,
   for (const UseRef &R : Uses) {
     if ((NeedUnchecked && R.U->SizeChecked) ||
         (NeedShared && !shared(R.U->Place)) || !samePlace(R.U->Place, Place))
+      continue;
+    if (R.Fn == Near)
+      return &R;
+    if (!Any)
+      Any = &R;
+  }
+  return Any;
+}
+
+const Query::UseRef *Query::findSessionUse(MemId Place, int32_t Session,
+                                           FnId Near) const {
+  const UseRef *Any = nullptr;
+  for (const UseRef &R : Uses) {
+    if (!inSession(R.Fn, R.U->C) || !samePlace(R.U->Place, Place))
+      continue;
+    int32_t Of = sessionOf(R.Fn, R.U->C);
+    if (Session >= 0 && Of >= 0 && Of != Session)
       continue;
     if (R.Fn == Near)
       return &R;

@@ -35,6 +35,18 @@ public:
   void closingNote(FnId F, const CaptureState &C,
                    std::vector<Note> &Notes) const;
 
+  /// Whether a point of F in state C runs inside a capture session (its
+  /// own function's, or one a caller opened).
+  bool inSession(FnId F, const CaptureState &C) const;
+  /// The session region that point is in (-1: none known).
+  int32_t sessionOf(FnId F, const CaptureState &C) const;
+  /// "capture session begins here" and the chain of calls into it.
+  void sessionOpeningNotes(FnId F, const CaptureState &C,
+                           std::vector<Note> &Notes) const;
+  /// "capture session ends here", when the session has a visible end.
+  void sessionClosingNote(FnId F, const CaptureState &C,
+                          std::vector<Note> &Notes) const;
+
   /// "'f' makes the weak reference here", when conversion Conv (Convs) was
   /// made inside a foreign function called where it is reported (a C++ op
   /// bound into Python): the note points into its body.
@@ -61,18 +73,25 @@ public:
   /// next layer's call.
   const UseRef *findUse(MemId Place, bool NeedUnchecked, FnId Near,
                         bool NeedShared = false) const;
+  /// An in-capture use of Place by a capture of session Session (-1:
+  /// any session), preferring one in function Near.
+  const UseRef *findSessionUse(MemId Place, int32_t Session, FnId Near) const;
 
-private:
+  /// The call through which a function is reached inside a region.
   struct Via {
     FnId Caller = -1;
     const CallFact *Call = nullptr;
   };
+
+private:
   const RegionInfo *regionOf(FnId F, const CaptureState &C) const;
   /// The places P may also be named by (P itself first).
   std::vector<MemId> aliases(MemId P) const;
 
-  std::vector<Via> InCapture;
-  std::vector<bool> Reached;
+  /// How F is reached from a call made inside a capture (InCapture,
+  /// Reached) and inside a capture session (InSession, SessionReached).
+  std::vector<Via> InCapture, InSession;
+  std::vector<bool> Reached, SessionReached;
   std::vector<UseRef> Uses;
 };
 
