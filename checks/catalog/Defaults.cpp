@@ -1,8 +1,33 @@
 //===- Defaults.cpp - The embedded default catalog -----------------------===//
 //
 // The real APIs of torch, torch_npu, vLLM, vLLM Ascend, the CUDA runtime and
-// ACL. Unanchored names match at any scope boundary (see NameSet), so the C++
-// "weak_ref_tensor" covers every namespace a binding puts it in.
+// ACL, and of the serving and training stacks built on them. Unanchored names
+// match at any scope boundary (see NameSet), so the C++ "weak_ref_tensor"
+// covers every namespace a binding puts it in.
+//
+// Where each project's name was seen (repository: path):
+//   TransformerEngine  NVIDIA/TransformerEngine: transformer_engine/pytorch/
+//     graph.py (`from .utils import make_weak_ref`, _graph_context_wrapper
+//     around torch.cuda.graph, is_graph_capturing)
+//   TensorRT-LLM       NVIDIA/TensorRT-LLM: tensorrt_llm/_torch/utils.py
+//     (make_weak_ref: TensorWrapper over data_ptr()); its graph runners keep
+//     `make_weak_ref(output)` after `with torch.cuda.graph(...)`
+//   Megatron-LM        NVIDIA/Megatron-LM: megatron/core/transformer/
+//     cuda_graphs.py (is_graph_capturing; make_weakref(ten, inplace=True)
+//     rebinds ten.data to TE's make_weak_ref and returns ten)
+//   LightLLM           ModelTC/lightllm: lightllm/utils/tensor_utils.py
+//     (tensor_to_no_ref_tensor, ptr_to_tensor(device_ptr, nbytes)),
+//     lightllm/utils/torch_memory_saver_utils.py (TorchMemorySaverWrapper,
+//     used as `with self.torch_memory_saver.cuda_graph(graph, pool=...)`)
+//   SGLang             sgl-project/sglang: python/sglang/srt/compilation/
+//     weak_ref_tensor.py (weak_ref_tensors over sgl_kernel.weak_ref_tensor /
+//     torch_npu._C._weak_ref_tensor); cuda_graph_runner captures with
+//     `with self.device_module.graph(graph, pool=..., stream=...)`
+//   DeepSpeed          microsoft/DeepSpeed: accelerator/*_accelerator.py
+//     (capture_to_graph(graph, pool, stream) returns torch.cuda.graph(...))
+//   cuda-python        NVIDIA/cuda-python: cudart.cudaStreamBeginCaptureToGraph
+//   vLLM, vLLM Ascend, LMDeploy and TGI capture with torch.cuda.graph /
+//   torch.npu.graph directly, which the torch entries cover.
 //
 //===----------------------------------------------------------------------===//
 #include "Catalog.h"
@@ -48,6 +73,15 @@ static Catalog makeDefaults() {
       "torch.npu.graph",        "torch.cuda.graph",
       "torch_npu.npu.graph",    "torch.npu.graphs.graph",
       "torch.cuda.graphs.graph", "torch_npu.npu.graphs.graph",
+      "transformer_engine.pytorch.graph._graph_context_wrapper",
+      // LightLLM's wrapper held as `torch_memory_saver` and the
+      // torch_memory_saver package's own singleton.
+      "torch_memory_saver.cuda_graph",
+      // SGLang: torch.get_device_module(device).graph
+      "device_module.graph",
+      // DeepSpeed: an accelerator's capture_to_graph (bound to a name;
+      // `get_accelerator().capture_to_graph(...)` has no dotted name).
+      "capture_to_graph",
   };
   C.CapturePredicates = {
       "capturing", // forward-context attribute: ctx.capturing
@@ -55,6 +89,8 @@ static Catalog makeDefaults() {
       // C++: a capture status compared with CaptureStatus::None / Active.
       "currentStreamCaptureStatus",
       "currentStreamCaptureStatusMayInitCtx",
+      "transformer_engine.pytorch.graph.is_graph_capturing",
+      "megatron.core.transformer.cuda_graphs.is_graph_capturing",
   };
   C.WeakRefFunctions = {
       "torch_npu._C._weak_ref_tensor",
@@ -66,11 +102,19 @@ static Catalog makeDefaults() {
       "vllm.utils.weak_ref_tensor",
       "vllm_ascend.utils.weak_ref_tensors",
       "weak_ref_tensor", // the C++ kernel, in any namespace
+      "sglang.srt.compilation.weak_ref_tensor.weak_ref_tensors",
+      "transformer_engine.pytorch.utils.make_weak_ref",
+      "tensorrt_llm._torch.utils.make_weak_ref",
+      // Also rebinds its argument's .data in place (inplace=True).
+      "megatron.core.transformer.cuda_graphs.make_weakref",
+      "lightllm.utils.tensor_utils.tensor_to_no_ref_tensor",
   };
   C.BlobFunctions = {
       "at::from_blob", "torch::from_blob",
       "at_npu::native::from_blob", // torch_npu's (vLLM Ascend weak_ref_tensor)
       "at::for_blob",              // for_blob(...)...make_tensor()
+      // LightLLM: ptr_to_tensor(t.data_ptr(), nbytes), cupy UnownedMemory.
+      "lightllm.utils.tensor_utils.ptr_to_tensor",
   };
   C.WorkspaceProducers = {"*get_workspace*", "*get_max_workspace*"};
   C.WorkspaceNames = {"*workspace*"};
