@@ -779,11 +779,11 @@ private:
                              Inner.MadeIn});
       }
       if (P < 0) {
-        // A weak alias of the callee's own memory is the callee's doing:
-        // it keeps the callee's conversion. Other memory the callee made
-        // weak is converted, for this caller, at the call.
+        // A weak alias of memory the callee (or code it calls) made is the
+        // callee's doing: it keeps the callee's conversion. Other memory
+        // the callee made weak is converted, for this caller, at the call.
         bool Own = A.Kind == Atom::Weak && isLocalMemory(A.M) &&
-                   Cx.Allocs[M.key(A.M).A].Fn == Callee;
+                   Cx.Allocs[M.key(A.M).A].Fn != F;
         Out.add(A.Kind == Atom::Weak && !Own ? Atom::weak(A.M, C) : A);
         if (A.Kind == Atom::Weak && isLocalMemory(A.M))
           memSetAdd(Watched, A.M);

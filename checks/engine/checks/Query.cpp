@@ -267,8 +267,11 @@ const Query::UseRef *Query::findSessionUse(MemId Place, int32_t Session,
   for (const UseRef &R : Uses) {
     if (!inSession(R.Fn, R.U->C) || !samePlace(R.U->Place, Place))
       continue;
+    // Two sessions are told apart only by their begin calls: a session
+    // predicate tested in two places may be one session.
     int32_t Of = sessionOf(R.Fn, R.U->C);
-    if (Session >= 0 && Of >= 0 && Of != Session)
+    if (Session >= 0 && Of >= 0 && Of != Session &&
+        !Cx.Regions[Session].Predicate && !Cx.Regions[Of].Predicate)
       continue;
     if (R.Fn == Near)
       return &R;
