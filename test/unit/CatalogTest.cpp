@@ -84,6 +84,41 @@ TEST(Catalog, TaskUpdatePairs) {
             std::string::npos);
 }
 
+TEST(Catalog, SessionFields) {
+  CompiledCatalog D(Catalog::defaults());
+  EXPECT_TRUE(D.SessionBegins.matches(
+      "megatron.core.transformer.cuda_graphs._set_capture_start"));
+  EXPECT_TRUE(
+      D.SessionEnds.matches("transformer_engine.pytorch.graph.set_capture_end"));
+  EXPECT_TRUE(
+      D.SessionContexts.matches("vllm.distributed.parallel_state.graph_capture"));
+  EXPECT_FALSE(D.SessionContexts.matches("torch.cuda.graph"));
+  EXPECT_FALSE(D.CaptureBegins.matches(
+      "megatron.core.transformer.cuda_graphs._set_capture_start"));
+  auto C = Catalog::parse("session_pairs:\n"
+                          "  - begin: eng::session_begin\n"
+                          "    end: eng::session_end\n"
+                          "session_contexts: [my.sessions.all_sizes]\n"
+                          "session_predicates: [my.flags.in_session]\n",
+                          "t.yaml");
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  Catalog M = Catalog::defaults();
+  M.mergeFrom(*C);
+  CompiledCatalog CC(M);
+  EXPECT_TRUE(CC.SessionBegins.matches("eng::session_begin"));
+  EXPECT_TRUE(CC.SessionEnds.matches("eng::session_end"));
+  EXPECT_TRUE(CC.SessionContexts.matches("my.sessions.all_sizes"));
+  EXPECT_TRUE(CC.SessionPredicates.matches("my.flags.in_session"));
+  EXPECT_TRUE(CC.SessionContexts.matches("graph_capture")); // kept
+  Catalog Bad;
+  Catalog::appendPairs(Bad.SessionPairs, "only_begin");
+  CatalogProvider P("", Bad);
+  auto R = P.forFile("/nonexistent/dir/a.py");
+  ASSERT_FALSE(bool(R));
+  EXPECT_NE(llvm::toString(R.takeError()).find("SessionPairs"),
+            std::string::npos);
+}
+
 TEST(Catalog, InheritFalseReplacesDefaults) {
   auto C = Catalog::parse("inherit: false\nweak_ref_functions: [only_this]\n",
                           "t.yaml");
