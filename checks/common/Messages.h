@@ -63,6 +63,11 @@ inline constexpr const char *StoredForLaterCapture =
     "session";
 inline constexpr const char *LaterCaptureOfSession =
     "a later capture of the same session uses the weak reference here";
+// ... one finding per root cause: a helper's conversion that every caller
+// reaches with memory that dies, reported once at the helper.
+inline constexpr const char *HelperCallPath =
+    "'%0' hands it memory whose last strong reference dies before the "
+    "capture ends, through this call";
 inline constexpr const char *StoredInSharedPlace =
     "the weak reference is stored in '%0', read by other code during the "
     "capture";
@@ -78,6 +83,8 @@ inline constexpr const char *WorkspaceUnsizedWarning =
 inline constexpr const char *WorkspaceStreamsWarning =
     "workspace slot '%0' is used on different streams inside the capture "
     "without ordering";
+inline constexpr const char *WorkspaceStoreAlsoReached =
+    "'%0' reaches the same store during the capture through this call";
 inline constexpr const char *WorkspaceEarlierRead =
     "an earlier layer reads the slot and hands the workspace to a captured "
     "task here";

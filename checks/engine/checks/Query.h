@@ -23,6 +23,12 @@ std::string fill(const char *Fmt, const std::string &A0,
 
 class Query {
 public:
+  /// The call through which a function is reached inside a region.
+  struct Via {
+    FnId Caller = -1;
+    const CallFact *Call = nullptr;
+  };
+
   explicit Query(Context &Cx);
   Context &Cx;
 
@@ -34,6 +40,12 @@ public:
   /// "capture ends here", when the capture has a visible end.
   void closingNote(FnId F, const CaptureState &C,
                    std::vector<Note> &Notes) const;
+
+  /// The call that puts F inside a capture (the shortest chain's last), or
+  /// null when F is not reached from inside one.
+  const Via *captureCall(FnId F) const {
+    return Reached[F] ? &InCapture[F] : nullptr;
+  }
 
   /// Whether a point of F in state C runs inside a capture session (its
   /// own function's, or one a caller opened).
@@ -76,12 +88,6 @@ public:
   /// An in-capture use of Place by a capture of session Session (-1:
   /// any session), preferring one in function Near.
   const UseRef *findSessionUse(MemId Place, int32_t Session, FnId Near) const;
-
-  /// The call through which a function is reached inside a region.
-  struct Via {
-    FnId Caller = -1;
-    const CallFact *Call = nullptr;
-  };
 
 private:
   const RegionInfo *regionOf(FnId F, const CaptureState &C) const;

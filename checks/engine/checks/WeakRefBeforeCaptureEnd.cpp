@@ -9,6 +9,7 @@
 #include "engine/checks/Checks.h"
 #include "common/Messages.h"
 
+#include <map>
 #include <set>
 
 namespace tether::engine {
@@ -53,13 +54,86 @@ FnId makerOf(const Query &Q, FnId F, MemId Memory) {
   return Maker >= 0 ? Maker : F;
 }
 
+/// One finding per root cause. A store helper that converts what its
+/// callers hand it and stores the weak alias is reported at each call that
+/// hands it memory that dies (the helper is right for callers that keep the
+/// memory alive). When every call that reaches the store does so, the store
+/// helper is the bug: it is reported once, at its store, with a note per
+/// call path.
+class RootCauses {
+public:
+  void considered(const WeakStoreFact &W, const ConvSite &C) {
+    Groups[W.StoreAt].Sites.insert(C.At);
+  }
+  void reported(const WeakStoreFact &W, const ConvSite &C, size_t Index) {
+    Group &G = Groups[W.StoreAt];
+    G.Reported.insert(C.At);
+    // A caller that made the weak reference itself has a bug of its own.
+    if (viaHelper(C))
+      G.Found.push_back({C.At, C.Fn, Index});
+  }
+  void merge(const Context &Cx, std::vector<Finding> &Out) const {
+    std::vector<bool> Drop(Out.size(), false);
+    std::vector<Finding> Merged;
+    for (const auto &[Root, G] : Groups) {
+      if (G.Found.size() < 2 || G.Reported.size() != G.Sites.size())
+        continue;
+      std::vector<Member> Ms = G.Found;
+      llvm::sort(Ms,
+                 [](const Member &A, const Member &B) { return A.At < B.At; });
+      Finding Fi = Out[Ms[0].Index];
+      Fi.Loc = Cx.loc(Root); // the store
+      Fi.Notes.insert(Fi.Notes.begin(),
+                      Note{Cx.loc(Ms[0].At),
+                           fill(msg::HelperCallPath, Cx.displayName(Ms[0].Fn))});
+      for (size_t K = 1; K < Ms.size(); ++K)
+        Fi.Notes.push_back(
+            Note{Cx.loc(Ms[K].At),
+                 fill(msg::HelperCallPath, Cx.displayName(Ms[K].Fn))});
+      for (const Member &M : Ms)
+        Drop[M.Index] = true;
+      Merged.push_back(std::move(Fi));
+    }
+    size_t Kept = 0;
+    for (size_t I = 0; I < Out.size(); ++I)
+      if (!Drop[I]) {
+        if (Kept != I)
+          Out[Kept] = std::move(Out[I]);
+        ++Kept;
+      }
+    Out.resize(Kept);
+    for (Finding &F : Merged)
+      Out.push_back(std::move(F));
+  }
+
+private:
+  static bool viaHelper(const ConvSite &C) {
+    return !C.Direct && C.Helper >= 0 && C.HelperAt.valid() &&
+           !(C.HelperAt == C.At);
+  }
+  struct Member {
+    SrcLoc At;
+    FnId Fn;
+    size_t Index;
+  };
+  struct Group {
+    /// Every conversion (a caller's call of the helper, or its own) whose
+    /// alias reaches the store, and those reported.
+    std::set<SrcLoc> Sites, Reported;
+    std::vector<Member> Found; ///< The reported calls of the helper.
+  };
+  std::map<SrcLoc, Group> Groups;
+};
+
 } // namespace
 
 void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
   const Context &Cx = Q.Cx;
   std::set<SrcLoc> Seen; // one finding of this check per position
+  RootCauses Roots;
   auto Report = [&](uint32_t Conv, FnId F, const CaptureState &C,
-                    std::vector<Note> Middle) {
+                    std::vector<Note> Middle,
+                    const WeakStoreFact *Store = nullptr) {
     SrcLoc At = Cx.Convs[Conv].At;
     if (!Seen.insert(At).second)
       return;
@@ -71,6 +145,8 @@ void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
     Q.makerNote(Conv, Fi.Notes);
     Fi.Notes.insert(Fi.Notes.end(), Middle.begin(), Middle.end());
     Q.closingNote(F, C, Fi.Notes);
+    if (Store)
+      Roots.reported(*Store, Cx.Convs[Conv], Out.size());
     Out.push_back(std::move(Fi));
   };
   // The session form: made between two captures of a session (or in one),
@@ -111,6 +187,7 @@ void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
     FnId F = FnId(I);
     const FunctionFacts &Fa = Cx.Facts[F];
     for (const WeakStoreFact &W : Fa.WeakStores) {
+      Roots.considered(W, Cx.Convs[W.Conv]);
       bool Reported = false;
       if (Q.inCapture(F, W.C)) {
         // Told from the function that made the memory: its deaths, and
@@ -126,7 +203,8 @@ void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
                  {Note{Cx.loc(W.StoreAt),
                        fill(msg::StoredInSharedPlace, W.Spelling)},
                   Note{Cx.loc(Dies->At), msg::LastStrongRefDies},
-                  Note{Cx.loc(Use->U->At), msg::LaterUseInCapture}});
+                  Note{Cx.loc(Use->U->At), msg::LaterUseInCapture}},
+                 &W);
           Reported = true;
         }
       }
@@ -157,6 +235,7 @@ void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
               Note{Cx.loc(D.UseAt), msg::LaterUseInCapture}});
     }
   }
+  Roots.merge(Cx, Out);
 }
 
 } // namespace tether::engine

@@ -12,6 +12,7 @@
 #include "engine/checks/Checks.h"
 #include "common/Messages.h"
 
+#include <algorithm>
 #include <map>
 
 namespace tether::engine {
@@ -19,12 +20,27 @@ namespace {
 
 void slotWrites(const Query &Q, std::vector<Finding> &Out) {
   const Context &Cx = Q.Cx;
+  // One finding per store: a store helper reached from several layers is
+  // one root cause, told once with a note per further call path.
+  std::map<std::pair<SrcLoc, int>, std::pair<size_t, std::vector<FnId>>> ByStore;
   for (size_t I = 0; I < Cx.Facts.size(); ++I) {
     FnId F = FnId(I);
     for (const SlotWriteFact &S : Cx.Facts[F].SlotWrites) {
       if (!Q.shared(S.Place) || !Q.inCapture(F, S.C) ||
           !Q.workspacePlace(S.Place, S.At.File))
         continue;
+      auto Key = std::make_pair(S.At, int(S.Kind));
+      if (auto It = ByStore.find(Key); It != ByStore.end()) {
+        std::vector<FnId> &Fns = It->second.second;
+        const Query::Via *V = Q.captureCall(F);
+        if (V && std::find(Fns.begin(), Fns.end(), F) == Fns.end()) {
+          Fns.push_back(F);
+          Out[It->second.first].Notes.push_back(
+              Note{Cx.loc(V->Call->At),
+                   fill(msg::WorkspaceStoreAlsoReached, Cx.displayName(F))});
+        }
+        continue;
+      }
       Finding Fi;
       Fi.Check = msg::WorkspaceSharedAcrossLayers;
       Fi.Loc = Cx.loc(S.At);
@@ -49,6 +65,7 @@ void slotWrites(const Query &Q, std::vector<Finding> &Out) {
         continue;
       }
       Q.closingNote(F, S.C, Fi.Notes);
+      ByStore[Key] = {Out.size(), {F}};
       Out.push_back(std::move(Fi));
     }
   }
