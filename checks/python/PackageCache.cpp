@@ -1,5 +1,6 @@
 //===- PackageCache.cpp ---------------------------------------------------===//
 #include "PackageCache.h"
+#include "Nesting.h"
 #include "NodeAccess.h"
 #include "Sources.h"
 #include "Syntax.h"
@@ -15,6 +16,18 @@ using namespace tether::python;
 PackageCache::Source::~Source() {
   if (Tree)
     ts_tree_delete(Tree);
+}
+
+std::vector<std::string> PackageCache::Source::imports(
+    const std::string &Key,
+    llvm::function_ref<std::vector<std::string>()> Compute) const {
+  std::lock_guard<std::mutex> Lock(ImportsMu);
+  if (!HaveImports || ImportsKey != Key) {
+    Imports = Compute();
+    ImportsKey = Key;
+    HaveImports = true;
+  }
+  return Imports;
 }
 
 static std::shared_ptr<PackageCache::Source> textSource(std::string Text) {
@@ -96,6 +109,11 @@ PackageCache::source(const std::string &Path, Parser Parse) {
   New->Hash = S->Hash;
   Parse(*New);
   New->Parsed = true;
+  if (New->Tree) {
+    New->TypedText = typedTextDigest(New->Tree, New->Text);
+    New->TooDeep = std::make_shared<const std::unordered_set<const void *>>(
+        tooDeepScopes(ts_tree_root_node(New->Tree)));
+  }
   // Kept where the unparsed one was, unless the text changed meanwhile.
   std::string Key = absolutePath(Path);
   std::lock_guard<std::mutex> Lock(Mu);
@@ -174,14 +192,9 @@ struct Digest {
   void addValue(const Pos &) {} // positions: see packageInterface
 };
 
-/// The parts of a module's text that TypeTable and the resolution of other
-/// modules' names read: module-level statements, class bodies, signatures
-/// and decorators, assignments to attributes. A superset, so that a change
-/// there is never missed; function bodies otherwise are left out.
-void addTypedText(Digest &D, const Module &M) {
+/// See typedTextDigest.
+void addTypedText(Digest &D, TSNode Root, std::string_view Src) {
   const Grammar &G = Grammar::get();
-  std::string_view Src = M.Source;
-  TSNode Root = ts_tree_root_node(M.Tree);
   auto IsDef = [&](TSSymbol K) {
     return K == G.FunctionDef || K == G.ClassDef || K == G.DecoratedDef;
   };
@@ -211,7 +224,15 @@ void addTypedText(Digest &D, const Module &M) {
 
 } // namespace
 
-uint64_t tether::python::packageInterface(const Package &P) {
+uint64_t tether::python::typedTextDigest(const TSTree *Tree,
+                                         std::string_view Src) {
+  Digest D;
+  addTypedText(D, ts_tree_root_node(Tree), Src);
+  return llvm::xxh3_64bits(D.S);
+}
+
+uint64_t tether::python::packageInterface(const Package &P,
+                                          const std::vector<uint64_t> &Typed) {
   std::vector<Digest> Mods(P.Modules.size());
   for (size_t I = 0; I < P.Modules.size(); ++I) {
     const Module &M = *P.Modules[I];
@@ -226,8 +247,7 @@ uint64_t tether::python::packageInterface(const Package &P) {
     D.add(M.StarImports);
     D.add((long long)M.Body);
     D.add((long long)(M.Tree != nullptr) + 2 * (M.Cat != nullptr));
-    if (M.Tree)
-      addTypedText(D, M);
+    D.add((long long)(I < Typed.size() ? Typed[I] : 0));
   }
   for (const Function &F : P.Functions) {
     if (F.Mod < 0 || size_t(F.Mod) >= Mods.size())

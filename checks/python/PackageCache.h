@@ -63,7 +63,23 @@ public:
     bool Parsed = false;
     bool Readable = true; ///< False: Problem says why the file was not read.
     uint64_t Hash = 0; ///< Of Text.
+    uint64_t TypedText = 0; ///< typedTextDigest of the tree.
+    /// tooDeepScopes of the tree (node ids are the same in its copies).
+    std::shared_ptr<const std::unordered_set<const void *>> TooDeep;
     ~Source();
+    /// The modules the text imports, as importedModules finds them for the
+    /// module Key (name and kind): computed once per text and key, since
+    /// following the imports walks every tree of the package at every
+    /// analysis. Thread-safe.
+    std::vector<std::string>
+    imports(const std::string &Key,
+            llvm::function_ref<std::vector<std::string>()> Compute) const;
+
+  private:
+    mutable std::mutex ImportsMu;
+    mutable std::string ImportsKey;
+    mutable std::vector<std::string> Imports;
+    mutable bool HaveImports = false;
   };
   using Parser = llvm::function_ref<void(Source &)>;
   /// Path's source (the overlay, else the file), parsed by Parse when its
@@ -98,12 +114,19 @@ private:
   std::map<std::string, Lowered> Programs;
 };
 
+/// The parts of a module's text that TypeTable and the resolution of other
+/// modules' names read, hashed: module-level statements, class bodies,
+/// signatures and decorators, assignments to attributes. A superset, so
+/// that a change there is never missed; other function bodies are left out,
+/// and so are positions (a module's lowering records only its own). Kept
+/// with each parsed text: walking every tree at every edit costs as much
+/// as lowering a module.
+uint64_t typedTextDigest(const TSTree *Tree, std::string_view Src);
 /// What the lowering of one module may read of the others in an indexed
 /// package, hashed: every module's path, names, definitions (and so the
-/// numbering of functions and classes), signatures, decorators, class
-/// bodies, attribute assignments and module-level statements. Positions
-/// are left out: a module's lowering records only its own.
-uint64_t packageInterface(const Package &P);
+/// numbering of functions and classes), and Typed[i], the typedTextDigest
+/// of module i.
+uint64_t packageInterface(const Package &P, const std::vector<uint64_t> &Typed);
 /// What a module's own lowering reads besides the interfaces: its text and
 /// its catalog.
 uint64_t moduleKey(const Module &M, uint64_t TextHash);

@@ -47,6 +47,8 @@ struct Loaded {
   bool IsPackage = false;
   bool Loose = false; // see ModuleId::Loose
   uint64_t Hash = 0;  // of Text, when read through a PackageCache
+  uint64_t TypedText = 0; // its typedTextDigest, likewise
+  std::shared_ptr<const PackageCache::Source> Src; // likewise
 };
 
 /// Module identities by path, computed once per run: naming a file asks
@@ -245,6 +247,8 @@ void load(const std::string &Path, ModuleIds &Ids, Loaded &L,
   L.Text = S->Text;
   L.Layout = S->Layout;
   L.Hash = S->Hash;
+  L.TypedText = S->TypedText;
+  L.Src = S;
   L.Problem = S->Problem;
   if (!S->Readable)
     return;
@@ -351,11 +355,12 @@ Result tether::python::analyze(const std::vector<std::string> &Paths,
 /// module's interface changed; Old then describes the new lowering.
 static engine::Program lowerWithReuse(Package &P, llvm::ThreadPoolInterface &Pool,
                                       const std::vector<uint64_t> &TextHashes,
+                                      const std::vector<uint64_t> &TypedTexts,
                                       PackageCache::Lowered *Old,
                                       PackageCache::Stats &Stats) {
   if (!Old)
     return lowerPackage(P, &Pool);
-  uint64_t Interface = packageInterface(P);
+  uint64_t Interface = packageInterface(P, TypedTexts);
   std::vector<uint64_t> Keys;
   for (size_t I = 0; I < P.Modules.size(); ++I)
     Keys.push_back(moduleKey(*P.Modules[I], TextHashes[I]));
@@ -447,8 +452,13 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
       const Loaded &L = *Files[I];
       if (!L.Tree)
         continue;
+      auto Imported = [&] {
+        return importedModules(ts_tree_root_node(L.Tree), L.Text, L.Name,
+                               L.IsPackage);
+      };
       for (const std::string &Name :
-           importedModules(ts_tree_root_node(L.Tree), L.Text, L.Name, L.IsPackage))
+           L.Src ? L.Src->imports(L.Name + (L.IsPackage ? "/" : ""), Imported)
+                 : Imported())
         for (const std::string &Root : Roots) {
           std::string Found = modulePath(Dirs, Root, Name);
           if (Found.empty() || Paths.size() >= MaxContextFiles ||
@@ -464,7 +474,7 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   Package P;
   P.Foreign = Opts.Foreign && !Opts.Foreign->empty() ? Opts.Foreign : nullptr;
   std::set<std::string> ContextPaths;
-  std::vector<uint64_t> TextHashes; // of P.Modules, for Reuse
+  std::vector<uint64_t> TextHashes, TypedTexts; // of P.Modules, for Reuse
   for (size_t I = 0; I < Paths.size(); ++I) {
     Loaded &L = *Files[I];
     if (!L.Tree) {
@@ -488,7 +498,10 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     M->Layout = L.Layout;
     M->Tree = L.Tree;
     M->Cat = Cats[I];
+    if (L.Src)
+      M->TooDeep = L.Src->TooDeep;
     TextHashes.push_back(L.Hash);
+    TypedTexts.push_back(L.TypedText);
     int Idx = (int)P.Modules.size();
     P.ModuleByName.emplace(M->Name, Idx);
     P.Modules.push_back(std::move(M));
@@ -527,7 +540,8 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   PackageCache::Stats Ignored;
   PackageCache::Stats &Stats = Opts.Cache ? Opts.Cache->Last : Ignored;
   Stats.Modules += (unsigned)P.Modules.size();
-  engine::Program Prog = lowerWithReuse(P, Pool, TextHashes, Reuse, Stats);
+  engine::Program Prog =
+      lowerWithReuse(P, Pool, TextHashes, TypedTexts, Reuse, Stats);
   // Scopes left out of a named module (too deeply nested) are its problems;
   // a context module's are reported when it is named itself.
   for (auto &M : P.Modules)
