@@ -184,13 +184,9 @@ void LspServer::refresh(const std::string &Changed) {
     publish(Changed);
   if (!Events.DependsOnOthers)
     return;
-  // Copied: publishing never changes the open set, but stay safe.
-  std::vector<std::string> Uris;
-  for (const auto &[Uri, Text] : Open)
+  for (const auto &[Uri, Text] : Open) // publish() leaves Open as it is
     if (Uri != Changed && Events.DependsOnOthers(uriToPath(Uri)))
-      Uris.push_back(Uri);
-  for (const std::string &Uri : Uris)
-    publish(Uri, /*Always=*/false);
+      publish(Uri, /*Always=*/false);
 }
 
 void LspServer::textChanged(const std::string &Uri) {
