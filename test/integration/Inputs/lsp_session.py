@@ -8,6 +8,7 @@ Steps (paths relative to DIR):
   comment REL        didChange: a comment line appended to REL's buffer
   disk REL FILE      FILE copied over REL on disk, the server not told
   notify REL         workspace/didChangeWatchedFiles for REL
+  close REL          didClose
   compare REL        the diagnostics last published for REL against
                      `TETHER check --format=json REL` run in a copy of DIR
                      in which every open document holds its buffer text
@@ -34,7 +35,7 @@ import time
 import lsp_stream
 
 ARITY = {"open": 1, "edit": 2, "comment": 1, "disk": 2, "notify": 1,
-         "compare": 1}
+         "close": 1, "compare": 1}
 
 args = sys.argv[1:]
 sep = args.index("--")
@@ -199,6 +200,10 @@ for step in steps:
     elif verb == "notify":
         send({"method": "workspace/didChangeWatchedFiles", "params": {
             "changes": [{"uri": uri(rel), "type": 2}]}})
+    elif verb == "close":
+        buffers.pop(rel, None)
+        send({"method": "textDocument/didClose", "params": {
+            "textDocument": {"uri": uri(rel)}}})
     elif verb == "compare":
         compare(rel)
         continue
