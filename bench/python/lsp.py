@@ -3,11 +3,16 @@
 
     bench/python/lsp.py [--tether build/bin/tether] [--baseline OTHER_TETHER]
                         [--tree DIR] [--file REL] [--runs 5] [--edits 5]
+                        [--helper REL --helper-text FILE]
 
 Per run, one server: initialize, didOpen(FILE) until its diagnostics are
 published (open), then EDITS didChange that each append a comment line
 (nothing else changes) until each is published (edit, the median of the
-session). Side by side, alternating: `tether check FILE` (the same analysis
+session). With a helper (by default the store helper the #5522 fix
+changed, compilation/acl_graph.py, when the corpus has the fixed tree): the
+helper is opened, its buffer replaced by HELPER_TEXT, and the time until
+FILE is republished is the helper edit (the new server only: the one
+before never republished another document). Side by side, alternating: `tether check FILE` (the same analysis
 from the command line, a cold process) and, with --baseline, the same
 session against another tether build (the server before it kept the
 package). Prints the medians of the runs, the ratios, and how many
@@ -30,8 +35,9 @@ sys.path.insert(0, os.path.join(REPO, "test", "integration", "Inputs"))
 import lsp_stream  # noqa: E402
 
 
-def session(tether, path, edits):
-    """(open s, [edit s], diagnostics at open, at the last edit)."""
+def session(tether, path, edits, helper=None, helper_text=None):
+    """(open s, median edit s, diagnostics at open, at the last edit,
+    helper edit s or None)."""
     proc = subprocess.Popen([tether, "lsp"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     inbox, cv = lsp_stream.start_reader(proc)
@@ -73,11 +79,28 @@ def session(tether, path, edits):
             "contentChanges": [{"text": text}]}})
         last = len(wait(published)["params"]["diagnostics"])
         times.append(time.perf_counter() - start)
+    helper_time = None
+    if helper:
+        huri = "file://" + helper
+        with open(helper) as f:
+            lsp_stream.send(proc, {"method": "textDocument/didOpen", "params": {
+                "textDocument": {"uri": huri, "languageId": "python",
+                                 "version": 1, "text": f.read()}}})
+        wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+             and m["params"]["uri"] == huri)
+        with open(helper_text) as f:
+            new = f.read()
+        start = time.perf_counter()
+        lsp_stream.send(proc, {"method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": huri, "version": 2},
+            "contentChanges": [{"text": new}]}})
+        wait(published)
+        helper_time = time.perf_counter() - start
     lsp_stream.send(proc, {"id": 2, "method": "shutdown"})
     wait(lambda m: m.get("id") == 2)
     lsp_stream.send(proc, {"method": "exit"})
     proc.wait(timeout=30)
-    return opened, statistics.median(times), first, last
+    return opened, statistics.median(times), first, last, helper_time
 
 
 def check(tether, tree, rel):
@@ -95,13 +118,21 @@ def main():
     ap.add_argument("--file", default="attention/attention_v1.py")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--edits", type=int, default=5)
+    ap.add_argument("--helper", default="compilation/acl_graph.py")
+    ap.add_argument("--helper-text")
     a = ap.parse_args()
     tree = os.path.realpath(a.tree)
     path = os.path.join(tree, a.file)
     rel = os.path.join(os.path.basename(tree), a.file)
+    helper_text = a.helper_text
+    if not helper_text and tree == os.path.realpath(CORPUS):
+        helper_text = os.path.join(os.path.dirname(os.path.dirname(CORPUS)),
+                                   "after", "vllm_ascend", a.helper)
+    helper = os.path.join(tree, a.helper) if helper_text else None
     sides = {"new": [], "base": [], "check": []}
     for _ in range(a.runs):  # alternating, so that load drifts hit all sides
-        sides["new"].append(session(a.tether, path, a.edits))
+        sides["new"].append(session(a.tether, path, a.edits, helper,
+                                    helper_text))
         if a.baseline:
             sides["base"].append(session(a.baseline, path, a.edits))
         sides["check"].append(check(a.tether, tree, rel))
@@ -123,6 +154,10 @@ def main():
             line += (f"; baseline {base * 1000:.0f} ms, "
                      f"{new / base:.3f}x baseline")
         print(line)
+    if helper:
+        new = med(sides["new"], 4)
+        print(f"  helper edit ({a.helper}) -> {a.file} republished: "
+              f"{new * 1000:.0f} ms ({new / cli:.3f}x check)")
     for side in ("new", "base"):
         if sides[side]:
             r = sides[side][-1]
