@@ -70,6 +70,10 @@ struct PlaceRef {
   /// The place as written at this access, for messages
   /// ("_graph_params.workspaces", "cache_[n]").
   std::string Spelling;
+  /// Global: this program's own (C++: internal linkage, `static` or in an
+  /// anonymous namespace); a global of the same name in another program of
+  /// the run is another place.
+  bool Local = false;
 };
 
 enum class AllocKind : uint8_t {
@@ -211,6 +215,10 @@ struct Function {
 struct Class {
   std::string Name;
   std::vector<ClassId> Bases;
+  /// This program's own (C++: internal linkage, as in an anonymous
+  /// namespace): a class of the same name in another program of the run
+  /// is another class.
+  bool Local = false;
 };
 
 /// A function another language calls by a name of its own: a C++ function

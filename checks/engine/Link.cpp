@@ -13,6 +13,9 @@ struct Renumber {
   std::vector<uint32_t> File;
   std::vector<ClassId> Cls;
   std::vector<FnId> Fn; ///< -1: not copied
+  /// Put before the name of a Local global, so that the same name in
+  /// another unit is another place; empty: names are kept.
+  std::string LocalPrefix;
 
   void loc(SrcLoc &L) const {
     if (L.File < File.size())
@@ -33,6 +36,8 @@ struct Renumber {
       loc(B.Term.Loc);
       for (Inst &I : B.Insts) {
         loc(I.Loc);
+        if (I.P.Kind == PlaceRef::Global && I.P.Local && !LocalPrefix.empty())
+          I.P.Name = LocalPrefix + I.P.Name;
         for (SrcLoc &L : I.ArgLocs)
           loc(L);
         I.Class = cls(I.Class);
@@ -70,7 +75,7 @@ struct FileTable {
 };
 
 /// Classes by name, when units of one program share them (the same C++
-/// class in every TU that includes its header).
+/// class in every TU that includes its header); a Local class is not.
 using ClassTable = std::unordered_map<std::string, ClassId>;
 
 Renumber start(Program &Into, const Program &From, FileTable &Files,
@@ -80,7 +85,7 @@ Renumber start(Program &Into, const Program &From, FileTable &Files,
   std::vector<bool> Fresh;
   for (const Class &C : From.Classes) {
     ClassId Id = ClassId(Into.Classes.size());
-    if (Shared) {
+    if (Shared && !C.Local) {
       auto [It, New] = Shared->try_emplace(C.Name, Id);
       if (!New) {
         R.Cls.push_back(It->second);
@@ -191,6 +196,9 @@ std::vector<Renumber> gather(Program &P, const std::vector<Program> &Units,
     if (llvm::none_of(Keep[U], [](bool K) { return K; }))
       continue;
     Maps[U] = start(P, Units[U], Files, &Classes);
+    // Spelled as no C++ or Python name is; the last part, which messages
+    // and workspace names read, is the global's own.
+    Maps[U].LocalPrefix = "(unit " + std::to_string(U) + ")::";
     for (size_t F = 0; F < Keep[U].size(); ++F)
       if (Keep[U][F] && Canonical(U, F)) {
         Maps[U].Fn[F] = FnId(P.Functions.size());

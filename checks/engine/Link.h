@@ -49,7 +49,8 @@ Library link(const std::vector<Program> &Units);
 /// Every function of Units in one program: a call of a function one unit
 /// only declares (Inst::Link) becomes a call of the unit that defines it,
 /// one definition is kept per link name, and classes of one name are one
-/// class. The C++ run analyses its translation units together this way.
+/// class; a Local class or global is its unit's own. The C++ run analyses
+/// its translation units together this way.
 Program linkAll(const std::vector<Program> &Units);
 
 /// Append From's files, classes and functions to Into, renumbering what

@@ -38,7 +38,10 @@ void tether::cxx::setProgramSink(ProgramSink Sink) {
   H.Sink = std::move(Sink);
 }
 
-/// Hand P to the sink if one is set and P has anything to link.
+/// Hand P to the sink if one is set and P has code. Not only a TU that
+/// binds or defines what others call: one of internal functions only may
+/// begin a capture and call into another TU, or touch a class or global
+/// another TU shares.
 static void offer(engine::Program &&P) {
   SinkHolder &H = sinkHolder();
   ProgramSink Sink;
@@ -46,10 +49,7 @@ static void offer(engine::Program &&P) {
     std::lock_guard<std::mutex> G(H.Lock);
     Sink = H.Sink;
   }
-  if (!Sink || (P.Bindings.empty() &&
-                llvm::none_of(P.Functions, [](const engine::Function &F) {
-                  return !F.Link.empty();
-                })))
+  if (!Sink || (P.Bindings.empty() && P.Functions.empty()))
     return;
   Sink(std::move(P));
 }

@@ -98,6 +98,7 @@ engine::ClassId TULowering::classOf(const CXXRecordDecl *RD) {
   Out.ClassIds[RD] = Id;
   Out.Program.Classes.emplace_back();
   Out.Program.Classes[Id].Name = RD->getQualifiedNameAsString();
+  Out.Program.Classes[Id].Local = !RD->isExternallyVisible();
   std::vector<engine::ClassId> Bases;
   for (const CXXBaseSpecifier &Base : RD->bases())
     if (engine::ClassId B = classOf(Base.getType()); B >= 0)

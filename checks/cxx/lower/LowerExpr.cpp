@@ -387,6 +387,7 @@ void FunctionLowering::declRef(const DeclRefExpr *E) {
     P.Name = staticLocalName(V);
   else
     P.Name = V->getQualifiedNameAsString();
+  P.Local = !V->isExternallyVisible();
   P.Spelling = V->getName().str();
   if (const auto *RD = dyn_cast<CXXRecordDecl>(V->getDeclContext()))
     P.Spelling = RD->getName().str() + "::" + P.Spelling;
@@ -409,6 +410,7 @@ void FunctionLowering::member(const MemberExpr *E) {
     engine::PlaceRef P;
     P.Kind = engine::PlaceRef::Global;
     P.Name = V->getQualifiedNameAsString();
+    P.Local = !V->isExternallyVisible();
     if (const auto *RD = dyn_cast<CXXRecordDecl>(V->getDeclContext()))
       P.Spelling = RD->getName().str() + "::" + V->getName().str();
     setPlace(E, std::move(P));

@@ -200,6 +200,7 @@ void FunctionLowering::declare(const VarDecl *V, const Stmt *S) {
     engine::Inst &I = emit(engine::Op::Store, V->getLocation());
     I.P.Kind = engine::PlaceRef::Global;
     I.P.Name = staticLocalName(V);
+    I.P.Local = !V->isExternallyVisible();
     I.P.Spelling = V->getName().str();
     I.A = X;
     bindName(X, V->getName());

@@ -8,6 +8,8 @@
 #include "engine/Builder.h"
 #include "engine/Link.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include "gtest/gtest.h"
 
 using namespace tether;
@@ -151,6 +153,53 @@ TEST(LinkTest, AppendRenumbersIntoTheCallersProgram) {
   EXPECT_EQ(C.Targets[0].Fn, 1);
   EXPECT_EQ(C.Loc.File, 1u);
   EXPECT_EQ(Py.Files[C.Loc.File], "csrc/kernels.cpp");
+}
+
+/// One C++ TU: `step()` (internal linkage, no link name) makes a Cache of
+/// the TU's anonymous namespace and a SharedCache of a header, and stores
+/// into the TU's `static` g_ws and the extern g_shared.
+Program stepUnit(const std::string &File) {
+  Program P;
+  P.Files = {File};
+  P.Classes.push_back(Class{"(anonymous namespace)::Cache", {}, true});
+  P.Classes.push_back(Class{"SharedCache", {}, false});
+  FnId S = addFunction(P, "step", 0);
+  Function &F = P.Functions[S];
+  FunctionBuilder B(F);
+  for (ClassId C : {0, 1}) {
+    Inst &A = B.emit(Op::Alloc, {0, 3, 3});
+    A.Dst = B.var();
+    A.Alloc = AllocKind::Object;
+    A.Class = C;
+  }
+  for (bool Local : {true, false}) {
+    Inst &St = B.emit(Op::Store, {0, 4, 3});
+    St.A = 0;
+    St.P.Name = St.P.Spelling = Local ? "g_ws" : "g_shared";
+    St.P.Local = Local;
+  }
+  B.ret(NoVar, {0, 5, 1});
+  B.finish();
+  return P;
+}
+
+TEST(LinkTest, InternalLinkageIsEachUnitsOwn) {
+  Program P = linkAll({stepUnit("a.cpp"), stepUnit("b.cpp")});
+  // Both steps: neither has a link name to be one definition by.
+  ASSERT_EQ(P.Functions.size(), 2u);
+  const std::vector<Inst> &A = P.Functions[0].Blocks[0].Insts;
+  const std::vector<Inst> &B = P.Functions[1].Blocks[0].Insts;
+  // Two Caches, one SharedCache.
+  EXPECT_EQ(P.Classes.size(), 3u);
+  EXPECT_NE(A[0].Class, B[0].Class);
+  EXPECT_EQ(A[1].Class, B[1].Class);
+  EXPECT_EQ(P.Classes[B[0].Class].Name, "(anonymous namespace)::Cache");
+  // Two g_ws, one g_shared; the spelling messages use is kept.
+  EXPECT_NE(A[2].P.Name, B[2].P.Name);
+  EXPECT_EQ(A[2].P.Spelling, B[2].P.Spelling);
+  EXPECT_TRUE(llvm::StringRef(A[2].P.Name).ends_with("::g_ws"));
+  EXPECT_EQ(A[3].P.Name, "g_shared");
+  EXPECT_EQ(B[3].P.Name, "g_shared");
 }
 
 TEST(LinkTest, NothingBoundNothingCopied) {
