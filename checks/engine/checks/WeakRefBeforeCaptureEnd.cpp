@@ -11,6 +11,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace tether::engine {
 namespace {
@@ -79,8 +80,13 @@ public:
       if (G.Found.size() < 2 || G.Reported.size() != G.Sites.size())
         continue;
       std::vector<Member> Ms = G.Found;
-      llvm::sort(Ms,
-                 [](const Member &A, const Member &B) { return A.At < B.At; });
+      // In source order by path: file ids follow the order a frontend
+      // read the files in, which differs between the CLI and the editor.
+      llvm::sort(Ms, [&](const Member &A, const Member &B) {
+        Location LA = Cx.loc(A.At), LB = Cx.loc(B.At);
+        return std::tie(LA.File, LA.Line, LA.Column) <
+               std::tie(LB.File, LB.Line, LB.Column);
+      });
       Finding Fi = Out[Ms[0].Index];
       Fi.Loc = Cx.loc(Root); // the store
       Fi.Notes.insert(Fi.Notes.begin(),
