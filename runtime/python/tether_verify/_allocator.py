@@ -1,5 +1,7 @@
-"""Block events from the caching allocator, through torch's own trace hooks.
+"""Block events from the caching allocator.
 
+First choice, the C++ trace adapter (_adapter): sizes, streams and pools
+from attachAllocatorTraceTracker. Else torch's own Python trace hooks:
 torch (torch.utils._cuda_trace, torch.cuda._gpu_trace) and torch_npu
 (torch_npu.utils._npu_trace) call Python back on every block the caching
 allocator hands out or takes back, once the trace is activated. The
@@ -9,6 +11,7 @@ they meet there.
 """
 import sys
 
+from . import _adapter
 from . import _native
 from . import _state
 
@@ -30,6 +33,8 @@ _TRACES = {
 }
 
 attached = set()  # backends whose allocator feeds the ledger
+adapted = set()  # ... through the C++ adapter (no Python hooks then)
+_no_adapter = {}  # backend -> why the adapter is not attached
 _warned = False
 
 
@@ -46,6 +51,15 @@ def attach(backend):
     """Feed the ledger from `backend`'s allocator if torch can; True if so."""
     if backend in attached:
         return True
+    # The adapter first: with it, the Python hooks are not registered, so
+    # no block is fed twice. Tried once per backend (a compile may fail).
+    if backend not in _no_adapter:
+        reason = _adapter.attach(backend)
+        if reason is None:
+            attached.add(backend)
+            adapted.add(backend)
+            return True
+        _no_adapter[backend] = reason
     for module_name, on_alloc, on_free, (c_module, activate) in _TRACES[backend]:
         trace = _import(module_name)
         if trace is None or not hasattr(trace, on_alloc):
@@ -71,16 +85,28 @@ def _import(name):
 
 
 def warn_if_blind(backend):
-    """Once per run: what cannot be seen without block events."""
+    """Once per run: what cannot be seen without the adapter, or without any
+    block events, and what was missing."""
     global _warned
-    if _warned or backend in attached:
+    if _warned or backend in adapted:
         return
     _warned = True
-    tried = " or ".join(t[0] for t in _TRACES.get(backend, []))
-    sys.stderr.write(
-        "tether_verify: no allocator trace for torch.%s (%s not available): "
-        "blocks freed or reused during capture are not seen, so "
-        "tether-weak-ref-before-capture-end cannot be reported; "
-        "tether-double-weak-ref and tether-weak-ref-of-maybe-null still are\n"
-        % (backend, tried or "no trace hooks known"))
+    no_adapter = _no_adapter.get(backend, "not tried")
+    if backend in attached:
+        line = (
+            "tether_verify: no C++ allocator trace for torch.%s (%s): blocks "
+            "come from torch's Python trace hooks, which give no sizes, so "
+            "a block is known by its first byte (reports say 1 B) and "
+            "tether-weak-ref-before-capture-end [pinned-range-taken] misses a "
+            "block that takes a pinned range from below its start; the other "
+            "checks are reported" % (backend, no_adapter))
+    else:
+        tried = " or ".join(t[0] for t in _TRACES.get(backend, []))
+        line = (
+            "tether_verify: no allocator trace for torch.%s (%s not available; "
+            "no C++ trace adapter: %s): blocks freed or reused during capture "
+            "are not seen, so tether-weak-ref-before-capture-end cannot be "
+            "reported; tether-double-weak-ref and tether-weak-ref-of-maybe-null "
+            "still are" % (backend, tried or "no trace hooks known", no_adapter))
+    sys.stderr.write(line + "\n")
     sys.stderr.flush()
