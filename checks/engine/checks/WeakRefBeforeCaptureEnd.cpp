@@ -137,20 +137,28 @@ void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
   const Context &Cx = Q.Cx;
   std::set<SrcLoc> Seen; // one finding of this check per position
   RootCauses Roots;
+  // Session: the capture-session form, told from the session's ends.
   auto Report = [&](uint32_t Conv, FnId F, const CaptureState &C,
                     std::vector<Note> Middle,
-                    const WeakStoreFact *Store = nullptr) {
+                    const WeakStoreFact *Store = nullptr, bool Session = false) {
     SrcLoc At = Cx.Convs[Conv].At;
     if (!Seen.insert(At).second)
       return;
     Finding Fi;
     Fi.Check = msg::WeakRefBeforeCaptureEnd;
     Fi.Loc = Cx.loc(At);
-    Fi.Message = msg::WeakRefBeforeCaptureEndWarning;
-    Q.openingNotes(F, C, Fi.Notes);
+    Fi.Message = Session ? msg::WeakRefBeforeSessionEndWarning
+                         : msg::WeakRefBeforeCaptureEndWarning;
+    if (Session)
+      Q.sessionOpeningNotes(F, C, Fi.Notes);
+    else
+      Q.openingNotes(F, C, Fi.Notes);
     Q.makerNote(Conv, Fi.Notes);
     Fi.Notes.insert(Fi.Notes.end(), Middle.begin(), Middle.end());
-    Q.closingNote(F, C, Fi.Notes);
+    if (Session)
+      Q.sessionClosingNote(F, C, Fi.Notes);
+    else
+      Q.closingNote(F, C, Fi.Notes);
     if (Store)
       Roots.reported(*Store, Cx.Convs[Conv], Out.size());
     Out.push_back(std::move(Fi));
@@ -171,23 +179,11 @@ void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
     if (!Use || (Q.inCapture(F, W.C) && W.C.Region >= 0 &&
                  Use->U->C.Region == W.C.Region))
       return;
-    SrcLoc At = Cx.Convs[W.Conv].At;
-    if (!Seen.insert(At).second)
-      return;
-    FnId Story = G;
-    const CaptureState &C = G == F ? W.C : Dies->C;
-    Finding Fi;
-    Fi.Check = msg::WeakRefBeforeCaptureEnd;
-    Fi.Loc = Cx.loc(At);
-    Fi.Message = msg::WeakRefBeforeSessionEndWarning;
-    Q.sessionOpeningNotes(Story, C, Fi.Notes);
-    Q.makerNote(W.Conv, Fi.Notes);
-    Fi.Notes.push_back(
-        Note{Cx.loc(W.StoreAt), fill(msg::StoredForLaterCapture, W.Spelling)});
-    Fi.Notes.push_back(Note{Cx.loc(Dies->At), msg::LastStrongRefDies});
-    Fi.Notes.push_back(Note{Cx.loc(Use->U->At), msg::LaterCaptureOfSession});
-    Q.sessionClosingNote(Story, C, Fi.Notes);
-    Out.push_back(std::move(Fi));
+    Report(W.Conv, G, G == F ? W.C : Dies->C,
+           {Note{Cx.loc(W.StoreAt), fill(msg::StoredForLaterCapture, W.Spelling)},
+            Note{Cx.loc(Dies->At), msg::LastStrongRefDies},
+            Note{Cx.loc(Use->U->At), msg::LaterCaptureOfSession}},
+           nullptr, true);
   };
   for (size_t I = 0; I < Cx.Facts.size(); ++I) {
     FnId F = FnId(I);
@@ -221,19 +217,10 @@ void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
       if (!Q.inCapture(F, D.C))
         continue;
       if (D.BeforeCapture && Q.inSession(F, D.C)) {
-        SrcLoc At = Cx.Convs[D.Conv].At;
-        if (!Seen.insert(At).second)
-          continue;
-        Finding Fi;
-        Fi.Check = msg::WeakRefBeforeCaptureEnd;
-        Fi.Loc = Cx.loc(At);
-        Fi.Message = msg::WeakRefBeforeSessionEndWarning;
-        Q.sessionOpeningNotes(F, D.C, Fi.Notes);
-        Q.makerNote(D.Conv, Fi.Notes);
-        Fi.Notes.push_back(Note{Cx.loc(D.DiesAt), msg::LastStrongRefDies});
-        Fi.Notes.push_back(Note{Cx.loc(D.UseAt), msg::LaterCaptureOfSession});
-        Q.sessionClosingNote(F, D.C, Fi.Notes);
-        Out.push_back(std::move(Fi));
+        Report(D.Conv, F, D.C,
+               {Note{Cx.loc(D.DiesAt), msg::LastStrongRefDies},
+                Note{Cx.loc(D.UseAt), msg::LaterCaptureOfSession}},
+               nullptr, true);
         continue;
       }
       Report(D.Conv, F, D.C,
