@@ -39,6 +39,17 @@ struct CaptureState {
            SessionMask == O.SessionMask && Session == O.Session;
   }
   bool inSession() const { return SessionMask & Inside; }
+  /// Join: every state some path may be in; the first region known.
+  bool joinFrom(const CaptureState &O) {
+    CaptureState Old = *this;
+    Mask |= O.Mask;
+    SessionMask |= O.SessionMask;
+    if (Region < 0)
+      Region = O.Region;
+    if (Session < 0)
+      Session = O.Session;
+    return !(*this == Old);
+  }
   /// The state of a callee's point reached through a call made in Caller.
   CaptureState through(const CaptureState &Caller) const {
     CaptureState Out = *this;
@@ -78,6 +89,10 @@ struct ConvSite {
   SrcLoc HelperAt;     ///< ... at this conversion inside it,
   FnId MadeIn = -1;    ///< ... which is in this function (HelperAt's or,
                        ///< direct, At's: it follows from the position).
+  /// Made by a helper the alias was handed to, inside its body.
+  bool viaHelper() const {
+    return Helper >= 0 && HelperAt.valid() && !(HelperAt == At);
+  }
   bool operator==(const ConvSite &O) const {
     return At == O.At && Fn == O.Fn && Direct == O.Direct &&
            Helper == O.Helper && HelperAt == O.HelperAt;

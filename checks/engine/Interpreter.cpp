@@ -462,26 +462,14 @@ private:
       break;
     case Op::RegionEnd:
       if (I.Region == RegionKind::Capture) {
-        if (S.Cap.Region >= 0) {
-          RegionInfo &R = Cx.Regions[S.Cap.Region];
-          if (R.Fn == F && !R.Predicate && !R.End.valid())
-            R.End = I.Loc;
-        }
+        endRegion(S.Cap.Region, I.Loc);
         S.Cap.Mask = CaptureState::Outside;
         S.Cap.Region = -1;
       } else if (I.Region == RegionKind::TaskUpdate) {
-        if (S.Update >= 0) {
-          RegionInfo &R = Cx.Regions[S.Update];
-          if (R.Fn == F && !R.End.valid())
-            R.End = I.Loc;
-        }
+        endRegion(S.Update, I.Loc);
         S.Update = -1;
       } else if (I.Region == RegionKind::CaptureSession) {
-        if (S.Cap.Session >= 0) {
-          RegionInfo &R = Cx.Regions[S.Cap.Session];
-          if (R.Fn == F && !R.Predicate && !R.End.valid())
-            R.End = I.Loc;
-        }
+        endRegion(S.Cap.Session, I.Loc);
         S.Cap.SessionMask = CaptureState::Outside;
         S.Cap.Session = -1;
       } else if (I.Region == RegionKind::Stream) {
@@ -505,6 +493,17 @@ private:
   }
 
   // --- Weak references -------------------------------------------------------
+
+  /// Where region Id (-1: none) ends, for its closing note: the first end
+  /// this function reaches of a region it opened itself (a predicate's
+  /// region has no end).
+  void endRegion(int32_t Id, SrcLoc At) {
+    if (Id < 0)
+      return;
+    RegionInfo &R = Cx.Regions[Id];
+    if (R.Fn == F && !R.Predicate && !R.End.valid())
+      R.End = At;
+  }
 
   void convert(State &S, const Inst &I) {
     Value V = get(S, I.A);

@@ -209,25 +209,8 @@ static bool joinReached(State &Into, const State &From) {
                                    }),
                     Into.Truths.end());
   Changed |= Into.Truths.size() != NT;
-  // Capture: every state some path may be in.
-  uint8_t Mask = Into.Cap.Mask | From.Cap.Mask;
-  if (Mask != Into.Cap.Mask) {
-    Into.Cap.Mask = Mask;
-    Changed = true;
-  }
-  if (Into.Cap.Region < 0 && From.Cap.Region >= 0) {
-    Into.Cap.Region = From.Cap.Region;
-    Changed = true;
-  }
-  uint8_t SMask = Into.Cap.SessionMask | From.Cap.SessionMask;
-  if (SMask != Into.Cap.SessionMask) {
-    Into.Cap.SessionMask = SMask;
-    Changed = true;
-  }
-  if (Into.Cap.Session < 0 && From.Cap.Session >= 0) {
-    Into.Cap.Session = From.Cap.Session;
-    Changed = true;
-  }
+  // Capture and session: every state some path may be in.
+  Changed |= Into.Cap.joinFrom(From.Cap);
   if (Into.Stream != From.Stream && Into.Stream != -2) {
     Into.Stream = -2;
     Changed = true;

@@ -302,9 +302,7 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
       (Cat.StreamSyncs.matches(Qual) || Cat.StreamSyncs.matches(Last)))
     emit(Op::Sync, N);
   // Weak-ref primitives (also when the package defines them itself).
-  if (!D.empty() && (Cat.WeakRefFunctions.matches(Qual) ||
-                     (Refs.size() == 1 &&
-                      Cat.WeakRefFunctions.matches(P.Functions[Refs[0].Fn].QualName))))
+  if (Cataloged(Cat.WeakRefFunctions))
     return weakRef(As, N, Spelled);
   // from_blob without a deleter aliases the memory behind its pointer.
   if (!D.empty() && Cat.BlobFunctions.matches(Qual)) {

@@ -69,91 +69,50 @@ bool Query::inSession(FnId F, const CaptureState &C) const {
   return (C.SessionMask & CaptureState::Inherit) && SessionReached[F];
 }
 
-int32_t Query::sessionOf(FnId F, const CaptureState &C) const {
-  if ((C.SessionMask & CaptureState::Inside) && C.Session >= 0)
-    return C.Session;
+int32_t Query::enclosing(FnId F, const CaptureState &C, bool Session,
+                         Chain *Calls) const {
+  auto Inside = [&](const CaptureState &S) -> int32_t {
+    uint8_t M = Session ? S.SessionMask : S.Mask;
+    int32_t R = Session ? S.Session : S.Region;
+    return (M & CaptureState::Inside) && R >= 0 ? R : -1;
+  };
+  if (int32_t R = Inside(C); R >= 0)
+    return R;
+  const std::vector<Via> &From = Session ? InSession : InCapture;
+  const std::vector<bool> &Got = Session ? SessionReached : Reached;
   FnId Cur = F;
-  for (int Guard = 0; Guard < 10000 && SessionReached[Cur]; ++Guard) {
-    const Via &V = InSession[Cur];
-    if ((V.Call->C.SessionMask & CaptureState::Inside) && V.Call->C.Session >= 0)
-      return V.Call->C.Session;
+  for (int Guard = 0; Guard < 10000 && Got[Cur]; ++Guard) {
+    const Via &V = From[Cur];
+    if (Calls)
+      Calls->push_back({Cur, V.Call});
+    if (int32_t R = Inside(V.Call->C); R >= 0)
+      return R;
     Cur = V.Caller;
   }
   return -1;
 }
 
-void Query::sessionOpeningNotes(FnId F, const CaptureState &C,
-                                std::vector<Note> &Notes) const {
-  std::vector<Note> Chain;
-  if (!((C.SessionMask & CaptureState::Inside) && C.Session >= 0)) {
-    FnId Cur = F;
-    for (int Guard = 0; Guard < 10000 && SessionReached[Cur]; ++Guard) {
-      const Via &V = InSession[Cur];
-      Chain.push_back(Note{Cx.loc(V.Call->At),
-                           fill(msg::InSessionThroughCall, Cx.displayName(Cur))});
-      if ((V.Call->C.SessionMask & CaptureState::Inside) &&
-          V.Call->C.Session >= 0)
-        break;
-      Cur = V.Caller;
-    }
-  }
-  int32_t S = sessionOf(F, C);
-  if (S >= 0)
-    Notes.push_back(Note{Cx.loc(Cx.Regions[S].Begin), msg::SessionBeginsHere});
-  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
-    Notes.push_back(*It);
+void Query::opening(FnId F, const CaptureState &C, bool Session,
+                    std::vector<Note> &Notes) const {
+  Chain Calls;
+  int32_t R = enclosing(F, C, Session, &Calls);
+  if (R >= 0)
+    Notes.push_back(Note{Cx.loc(Cx.Regions[R].Begin),
+                         Session ? msg::SessionBeginsHere
+                                 : msg::CaptureBeginsHere});
+  for (auto It = Calls.rbegin(); It != Calls.rend(); ++It)
+    Notes.push_back(Note{Cx.loc(It->second->At),
+                         fill(Session ? msg::InSessionThroughCall
+                                      : msg::InCaptureThroughCall,
+                              Cx.displayName(It->first))});
 }
 
-void Query::sessionClosingNote(FnId F, const CaptureState &C,
-                               std::vector<Note> &Notes) const {
-  int32_t S = sessionOf(F, C);
-  if (S >= 0 && Cx.Regions[S].End.valid())
-    Notes.push_back(Note{Cx.loc(Cx.Regions[S].End), msg::SessionEndsHere});
-}
-
-const RegionInfo *Query::regionOf(FnId F, const CaptureState &C) const {
-  if ((C.Mask & CaptureState::Inside) && C.Region >= 0)
-    return &Cx.Regions[C.Region];
-  FnId Cur = F;
-  for (int Guard = 0; Guard < 10000 && Reached[Cur]; ++Guard) {
-    const Via &V = InCapture[Cur];
-    if ((V.Call->C.Mask & CaptureState::Inside) && V.Call->C.Region >= 0)
-      return &Cx.Regions[V.Call->C.Region];
-    Cur = V.Caller;
-  }
-  return nullptr;
-}
-
-void Query::openingNotes(FnId F, const CaptureState &C,
-                         std::vector<Note> &Notes) const {
-  std::vector<Note> Chain;
-  const RegionInfo *R = nullptr;
-  if ((C.Mask & CaptureState::Inside) && C.Region >= 0) {
-    R = &Cx.Regions[C.Region];
-  } else {
-    FnId Cur = F;
-    for (int Guard = 0; Guard < 10000 && Reached[Cur]; ++Guard) {
-      const Via &V = InCapture[Cur];
-      Chain.push_back(Note{Cx.loc(V.Call->At),
-                           fill(msg::InCaptureThroughCall, Cx.displayName(Cur))});
-      if ((V.Call->C.Mask & CaptureState::Inside) && V.Call->C.Region >= 0) {
-        R = &Cx.Regions[V.Call->C.Region];
-        break;
-      }
-      Cur = V.Caller;
-    }
-  }
-  if (R)
-    Notes.push_back(Note{Cx.loc(R->Begin), msg::CaptureBeginsHere});
-  for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
-    Notes.push_back(*It);
-}
-
-void Query::closingNote(FnId F, const CaptureState &C,
-                        std::vector<Note> &Notes) const {
-  const RegionInfo *R = regionOf(F, C);
-  if (R && R->End.valid())
-    Notes.push_back(Note{Cx.loc(R->End), msg::CaptureEndsHere});
+void Query::closing(FnId F, const CaptureState &C, bool Session,
+                    std::vector<Note> &Notes) const {
+  int32_t R = enclosing(F, C, Session, nullptr);
+  if (R >= 0 && Cx.Regions[R].End.valid())
+    Notes.push_back(Note{Cx.loc(Cx.Regions[R].End),
+                         Session ? msg::SessionEndsHere : msg::CaptureEndsHere});
 }
 
 std::vector<MemId> Query::aliases(MemId P) const {
@@ -285,8 +244,7 @@ void Query::makerNote(uint32_t Conv, std::vector<Note> &Notes) const {
   if (Conv >= Cx.Convs.size())
     return;
   const ConvSite &C = Cx.Convs[Conv];
-  if (C.Helper < 0 || !C.HelperAt.valid() || C.HelperAt == C.At ||
-      !Cx.P.Functions[C.Helper].Foreign)
+  if (!C.viaHelper() || !Cx.P.Functions[C.Helper].Foreign)
     return;
   Location At = Cx.loc(C.HelperAt);
   if (llvm::any_of(Notes, [&](const Note &N) {

@@ -36,10 +36,14 @@ public:
   bool inCapture(FnId F, const CaptureState &C) const;
   /// "capture begins here" and the chain of calls that puts F inside it.
   void openingNotes(FnId F, const CaptureState &C,
-                    std::vector<Note> &Notes) const;
+                    std::vector<Note> &Notes) const {
+    opening(F, C, false, Notes);
+  }
   /// "capture ends here", when the capture has a visible end.
   void closingNote(FnId F, const CaptureState &C,
-                   std::vector<Note> &Notes) const;
+                   std::vector<Note> &Notes) const {
+    closing(F, C, false, Notes);
+  }
 
   /// The call that puts F inside a capture (the shortest chain's last), or
   /// null when F is not reached from inside one.
@@ -51,13 +55,19 @@ public:
   /// own function's, or one a caller opened).
   bool inSession(FnId F, const CaptureState &C) const;
   /// The session region that point is in (-1: none known).
-  int32_t sessionOf(FnId F, const CaptureState &C) const;
+  int32_t sessionOf(FnId F, const CaptureState &C) const {
+    return enclosing(F, C, true, nullptr);
+  }
   /// "capture session begins here" and the chain of calls into it.
   void sessionOpeningNotes(FnId F, const CaptureState &C,
-                           std::vector<Note> &Notes) const;
+                           std::vector<Note> &Notes) const {
+    opening(F, C, true, Notes);
+  }
   /// "capture session ends here", when the session has a visible end.
   void sessionClosingNote(FnId F, const CaptureState &C,
-                          std::vector<Note> &Notes) const;
+                          std::vector<Note> &Notes) const {
+    closing(F, C, true, Notes);
+  }
 
   /// "'f' makes the weak reference here", when conversion Conv (Convs) was
   /// made inside a foreign function called where it is reported (a C++ op
@@ -90,7 +100,18 @@ public:
   const UseRef *findSessionUse(MemId Place, int32_t Session, FnId Near) const;
 
 private:
-  const RegionInfo *regionOf(FnId F, const CaptureState &C) const;
+  /// Functions reached through calls, each with the call into it.
+  using Chain = std::vector<std::pair<FnId, const CallFact *>>;
+  /// The region (a capture, or Session: a capture session) a point of F in
+  /// state C is inside: its own function's, else the one the shortest chain
+  /// of calls into F starts in (-1: none). When asked, Calls gets that
+  /// chain, innermost first.
+  int32_t enclosing(FnId F, const CaptureState &C, bool Session,
+                    Chain *Calls) const;
+  void opening(FnId F, const CaptureState &C, bool Session,
+               std::vector<Note> &Notes) const;
+  void closing(FnId F, const CaptureState &C, bool Session,
+               std::vector<Note> &Notes) const;
   /// The places P may also be named by (P itself first).
   std::vector<MemId> aliases(MemId P) const;
 

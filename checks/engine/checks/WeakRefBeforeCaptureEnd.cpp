@@ -70,7 +70,7 @@ public:
     Group &G = Groups[W.StoreAt];
     G.Reported.insert(C.At);
     // A caller that made the weak reference itself has a bug of its own.
-    if (viaHelper(C))
+    if (C.viaHelper())
       G.Found.push_back({C.At, C.Fn, Index});
   }
   void merge(const Context &Cx, std::vector<Finding> &Out) const {
@@ -113,10 +113,6 @@ public:
   }
 
 private:
-  static bool viaHelper(const ConvSite &C) {
-    return !C.Direct && C.Helper >= 0 && C.HelperAt.valid() &&
-           !(C.HelperAt == C.At);
-  }
   struct Member {
     SrcLoc At;
     FnId Fn;
