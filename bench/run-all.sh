@@ -18,6 +18,12 @@ fi
 echo; echo "== Python: tether check vs CPython ast.parse (generated package)"
 python3 bench/python/bench.py --tether "$build/bin/tether"
 
+corpus=../shared/corpus/vllm-ascend-5522/before/vllm_ascend
+if [ -d "$corpus" ]; then
+  echo; echo "== Python editor: tether lsp open and comment edit vs tether check (vLLM Ascend)"
+  python3 bench/python/lsp.py --tether "$build/bin/tether" --tree "$corpus"
+fi
+
 echo; echo "== clangd: tether-clangd --check vs clangd-22 --check"
 python3 bench/clangd/run.py --tether-clangd "$build/bin/tether-clangd"
 

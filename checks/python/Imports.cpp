@@ -170,7 +170,8 @@ std::string lastPart(const std::string &Module) {
 std::vector<std::string>
 tether::python::importersOf(const std::set<std::string> &Roots,
                             std::vector<std::string> Modules,
-                            const std::set<std::string> &Skip, size_t Max) {
+                            const std::set<std::string> &Skip, size_t Max,
+                            const TextReader &ReadText) {
   namespace fs = llvm::sys::fs;
   // Every candidate's text, read once.
   std::vector<std::pair<std::string, std::string>> Candidates;
@@ -188,6 +189,12 @@ tether::python::importersOf(const std::set<std::string> &Roots,
           llvm::sys::path::extension(It->path()) != ".py" ||
           Skip.count(It->path()) || !Listed.insert(It->path()).second)
         continue;
+      if (ReadText) {
+        std::string Text;
+        if (ReadText(It->path(), Text) && Text.size() <= (8u << 20))
+          Candidates.emplace_back(It->path(), std::move(Text));
+        continue;
+      }
       auto Buf = llvm::MemoryBuffer::getFile(It->path(), /*IsText=*/false,
                                              /*RequiresNullTerminator=*/false);
       if (Buf && (*Buf)->getBufferSize() <= (8u << 20))

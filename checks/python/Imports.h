@@ -12,6 +12,7 @@
 #define TETHER_PYTHON_IMPORTS_H
 
 #include <tree_sitter/api.h>
+#include <functional>
 
 #include <memory>
 #include <mutex>
@@ -41,11 +42,15 @@ std::vector<std::string> importedModules(TSNode Root, std::string_view Src,
 /// may import one of Modules, directly or through each other: a file counts
 /// when its text names the last part of a wanted module as a word and says
 /// `import`. A change to a helper shows at its callers, so they are context
-/// too. Text only, no parse; at most Max files.
+/// too. Text only, no parse; at most Max files. ReadText, when given,
+/// supplies a file's text (a language server's open documents and cached
+/// files) instead of the disk; it returns false for a file to leave out.
+using TextReader = std::function<bool(const std::string &Path, std::string &Text)>;
 std::vector<std::string> importersOf(const std::set<std::string> &Roots,
                                      std::vector<std::string> Modules,
                                      const std::set<std::string> &Skip,
-                                     size_t Max);
+                                     size_t Max,
+                                     const TextReader &ReadText = nullptr);
 
 /// Folder listings, each read once per scan and shared by its threads.
 /// Resolving imports asks every import root about every imported name; a

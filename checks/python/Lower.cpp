@@ -577,29 +577,29 @@ namespace {
 
 /// A container's slot is spelled as the container in messages
 /// ("'_graph_params.workspaces'", as in C++): drop the subscript.
-void spellSlotsByContainer(engine::Program &Prog) {
-  for (engine::Function &F : Prog.Functions)
-    for (engine::Block &B : F.Blocks)
-      for (engine::Inst &I : B.Insts) {
-        std::string &S = I.P.Spelling;
-        if (I.P.Kind != engine::PlaceRef::Element || S.empty() || S.back() != ']')
-          continue;
-        int Depth = 0;
-        for (size_t K = S.size(); K-- > 0;) {
-          Depth += S[K] == ']' ? 1 : S[K] == '[' ? -1 : 0;
-          if (Depth == 0) {
-            if (K > 0)
-              S.resize(K);
-            break;
-          }
+void spellSlotsByContainer(engine::Function &F) {
+  for (engine::Block &B : F.Blocks)
+    for (engine::Inst &I : B.Insts) {
+      std::string &S = I.P.Spelling;
+      if (I.P.Kind != engine::PlaceRef::Element || S.empty() || S.back() != ']')
+        continue;
+      int Depth = 0;
+      for (size_t K = S.size(); K-- > 0;) {
+        Depth += S[K] == ']' ? 1 : S[K] == '[' ? -1 : 0;
+        if (Depth == 0) {
+          if (K > 0)
+            S.resize(K);
+          break;
         }
       }
+    }
 }
 
 } // namespace
 
 engine::Program tether::python::lowerPackage(Package &P,
-                                             llvm::ThreadPoolInterface *Pool) {
+                                             llvm::ThreadPoolInterface *Pool,
+                                             const ReuseLowered &Reuse) {
   engine::Program Prog;
   for (const auto &M : P.Modules)
     Prog.Files.push_back(M->Path);
@@ -615,6 +615,8 @@ engine::Program tether::python::lowerPackage(Package &P,
   P.ForeignBase = engine::FnId(P.Functions.size());
   // Resolution, the class table and the types are only read from here on.
   auto LowerOne = [&](size_t F) {
+    if (Reuse && Reuse(engine::FnId(F), Prog.Functions[F]))
+      return;
     const Function &Fn = P.Functions[F];
     if (Fn.Mod < 0 || !P.Modules[Fn.Mod]->Tree || !P.Modules[Fn.Mod]->Cat) {
       engine::FunctionBuilder B(Prog.Functions[F]);
@@ -624,6 +626,7 @@ engine::Program tether::python::lowerPackage(Package &P,
       return;
     }
     FnLowerer(P, Types, Prog, engine::FnId(F)).run();
+    spellSlotsByContainer(Prog.Functions[F]);
   };
   if (!Pool) {
     for (size_t F = 0; F < P.Functions.size(); ++F)
@@ -638,7 +641,6 @@ engine::Program tether::python::lowerPackage(Package &P,
       });
     Pool->wait();
   }
-  spellSlotsByContainer(Prog);
   if (P.Foreign)
     engine::append(Prog, P.Foreign->Code);
   return Prog;

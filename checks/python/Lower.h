@@ -13,6 +13,7 @@
 
 #include "Model.h"
 #include "engine/Ir.h"
+#include <functional>
 
 namespace llvm {
 class ThreadPoolInterface;
@@ -25,8 +26,13 @@ namespace tether::python {
 /// indexed (indexModule + adopt) with resolveBases() done; reads each
 /// module's tree and catalog, changes nothing. With a pool, functions are
 /// lowered in parallel (each into its own slot: the result is the same).
+/// Reuse, when given, may fill a function's slot from an earlier lowering of
+/// the same text (PackageCache.h) and return true; that function is then
+/// not lowered again.
+using ReuseLowered = std::function<bool(engine::FnId, engine::Function &)>;
 engine::Program lowerPackage(Package &P,
-                             llvm::ThreadPoolInterface *Pool = nullptr);
+                             llvm::ThreadPoolInterface *Pool = nullptr,
+                             const ReuseLowered &Reuse = nullptr);
 
 } // namespace tether::python
 

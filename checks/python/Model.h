@@ -109,6 +109,9 @@ struct Module {
   std::unordered_map<std::string, Pos> NoneGlobals;
   std::vector<std::string> StarImports;
   int Body = -1;
+  /// tooDeepScopes of Tree when already known (a tree kept between
+  /// analyses, PackageCache.h): indexModule then does not walk it again.
+  std::shared_ptr<const std::unordered_set<const void *>> TooDeep;
   /// What of this module could not be analysed (a function too deeply
   /// nested), one line each, for the file's problems.
   std::vector<std::string> Problems;

@@ -327,7 +327,7 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
 void Package::indexModule(int Mod, IndexOut &O) {
   Module &M = *Modules[Mod];
   TSNode Root = ts_tree_root_node(M.Tree);
-  O.TooDeep = tooDeepScopes(Root);
+  O.TooDeep = M.TooDeep ? *M.TooDeep : tooDeepScopes(Root);
   indexBlock(Mod, Root, -1, M.Name, true, O);
   Function Body;
   Body.TooDeep = O.TooDeep.count(Root.id) != 0;

@@ -19,6 +19,7 @@
 #include "TreeAlloc.h"
 #include "Validate.h"
 #include "Lower.h"
+#include "PackageCache.h"
 #include "engine/Engine.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -45,6 +46,9 @@ struct Loaded {
   std::string Name;
   bool IsPackage = false;
   bool Loose = false; // see ModuleId::Loose
+  uint64_t Hash = 0;  // of Text, when read through a PackageCache
+  uint64_t TypedText = 0; // its typedTextDigest, likewise
+  std::shared_ptr<const PackageCache::Source> Src; // likewise
 };
 
 /// Module identities by path, computed once per run: naming a file asks
@@ -175,53 +179,82 @@ TSPoint firstError(TSNode Root) {
   }
 }
 
-void load(const std::string &Path, ModuleIds &Ids, Loaded &L) {
-  if (!readSource(Path, L.Text, L.Problem, L.Layout))
-    return;
-  ModuleId Id = Ids.get(Path);
-  L.Name = std::move(Id.Name);
-  L.IsPackage = Id.IsPackage;
-  L.Loose = Id.Loose;
+/// The tree of a Python 3 text CPython would compile, or null and Problem.
+TSTree *parseChecked(const std::string &Text, std::string &Problem) {
   // The tree may come from a rewrite that closes a grammar gap; its
   // offsets are the text's (Recovery.h).
-  TSTree *T = parseWithRecovery(threadParser(), L.Text);
+  TSTree *T = parseWithRecovery(threadParser(), Text);
   if (!T) {
-    L.Problem = "the parser gave up on this file; skipped";
-    return;
+    Problem = "the parser gave up on this file; skipped";
+    return nullptr;
   }
   TSNode Root = ts_tree_root_node(T);
   TSPoint Py2;
   // Only a source that spells print or exec can hold such a statement.
-  bool IsPy2 = (L.Text.find("print") != std::string::npos ||
-                L.Text.find("exec") != std::string::npos) &&
+  bool IsPy2 = (Text.find("print") != std::string::npos ||
+                Text.find("exec") != std::string::npos) &&
                findPython2(Root, Py2);
   if (ts_node_has_error(Root)) {
     TSPoint E = firstError(Root);
-    L.Problem = "syntax error at " + at(E) +
-                (IsPy2 ? " (Python 2 source? a print statement is at " +
-                             at(Py2) + "); only Python 3 is analysed"
-                       : "; not analysed");
+    Problem = "syntax error at " + at(E) +
+              (IsPy2 ? " (Python 2 source? a print statement is at " +
+                           at(Py2) + "); only Python 3 is analysed"
+                     : "; not analysed");
     ts_tree_delete(T);
-    return;
+    return nullptr;
   }
   if (IsPy2) {
-    L.Problem = "Python 2 source (print/exec statement at " + at(Py2) +
-                "); only Python 3 is analysed";
+    Problem = "Python 2 source (print/exec statement at " + at(Py2) +
+              "); only Python 3 is analysed";
     ts_tree_delete(T);
-    return;
+    return nullptr;
   }
   TSPoint Empty;
   if (findEmptyBlock(Root, Empty)) {
-    L.Problem = "syntax error at " + at(Empty) +
-                " (expected an indented block); not analysed";
+    Problem = "syntax error at " + at(Empty) +
+              " (expected an indented block); not analysed";
     ts_tree_delete(T);
+    return nullptr;
+  }
+  if (!acceptedByCPython(Root, Text, Problem)) {
+    ts_tree_delete(T);
+    return nullptr;
+  }
+  return T;
+}
+
+void setId(const std::string &Path, ModuleIds &Ids, Loaded &L) {
+  ModuleId Id = Ids.get(Path);
+  L.Name = std::move(Id.Name);
+  L.IsPackage = Id.IsPackage;
+  L.Loose = Id.Loose;
+}
+
+/// Read and parse Path: from the cache when there is one (its tree is
+/// shared, the run gets a copy), else from disk.
+void load(const std::string &Path, ModuleIds &Ids, Loaded &L,
+          PackageCache *Cache) {
+  if (!Cache) {
+    if (!readSource(Path, L.Text, L.Problem, L.Layout))
+      return;
+    setId(Path, Ids, L);
+    L.Tree = parseChecked(L.Text, L.Problem);
     return;
   }
-  if (!acceptedByCPython(Root, L.Text, L.Problem)) {
-    ts_tree_delete(T);
+  auto S = Cache->source(Path, [](PackageCache::Source &New) {
+    New.Tree = parseChecked(New.Text, New.Problem);
+  });
+  L.Text = S->Text;
+  L.Layout = S->Layout;
+  L.Hash = S->Hash;
+  L.TypedText = S->TypedText;
+  L.Src = S;
+  L.Problem = S->Problem;
+  if (!S->Readable)
     return;
-  }
-  L.Tree = T;
+  setId(Path, Ids, L);
+  if (S->Tree)
+    L.Tree = ts_tree_copy(S->Tree);
 }
 
 } // namespace
@@ -281,18 +314,35 @@ scansWithUniqueNames(const std::vector<std::string> &Files, ModuleIds &Ids) {
 
 static void analyzeScan(const std::vector<std::string> &ScanFiles,
                         CatalogProvider &Catalogs, const Options &Opts,
-                        ModuleIds &Ids, DirectoryCache &Dirs, Result &R);
+                        ModuleIds &Ids, DirectoryCache &Dirs, Result &R,
+                        PackageCache::Lowered *Reuse);
 
 Result tether::python::analyze(const std::vector<std::string> &Paths,
                                CatalogProvider &Catalogs, const Options &Opts) {
   installTreeAllocator();
   Result R;
-  Discovery D = discover(Paths);
+  // An open document not yet saved anywhere is analysed from its text.
+  std::vector<std::string> OnDisk, Unsaved;
+  for (const std::string &P : Paths)
+    (Opts.Cache && Opts.Cache->hasOverlay(P) && !llvm::sys::fs::exists(P)
+         ? Unsaved
+         : OnDisk)
+        .push_back(P);
+  Discovery D = discover(OnDisk);
+  D.Files.insert(D.Files.begin(), Unsaved.begin(), Unsaved.end());
   R.Problems = std::move(D.Problems);
   ModuleIds Ids;
   DirectoryCache Dirs;
+  if (Opts.Cache)
+    Opts.Cache->Last = PackageCache::Stats();
+  size_t ScanIndex = 0;
   for (const std::vector<std::string> &Scan : scansWithUniqueNames(D.Files, Ids)) {
-    analyzeScan(Scan, Catalogs, Opts, Ids, Dirs, R);
+    PackageCache::Lowered *Reuse =
+        Opts.Cache && !Opts.Foreign
+            ? &Opts.Cache->lowered(PackageCache::analysisKey(Paths, ScanIndex))
+            : nullptr;
+    analyzeScan(Scan, Catalogs, Opts, Ids, Dirs, R, Reuse);
+    ++ScanIndex;
     if (!R.FatalError.empty())
       break;
   }
@@ -300,9 +350,50 @@ Result tether::python::analyze(const std::vector<std::string> &Paths,
   return R;
 }
 
+/// Lower P, taking from Old (when given) the functions of every module
+/// whose text and catalog are those Old was lowered from, provided no
+/// module's interface changed; Old then describes the new lowering.
+static engine::Program lowerWithReuse(Package &P, llvm::ThreadPoolInterface &Pool,
+                                      const std::vector<uint64_t> &TextHashes,
+                                      const std::vector<uint64_t> &TypedTexts,
+                                      PackageCache::Lowered *Old,
+                                      PackageCache::Stats &Stats) {
+  if (!Old)
+    return lowerPackage(P, &Pool);
+  uint64_t Interface = packageInterface(P, TypedTexts);
+  std::vector<uint64_t> Keys;
+  for (size_t I = 0; I < P.Modules.size(); ++I)
+    Keys.push_back(moduleKey(*P.Modules[I], TextHashes[I]));
+  bool Same = Old->Interface == Interface &&
+              Old->ModuleKeys.size() == Keys.size() &&
+              Old->Prog.Functions.size() >= P.Functions.size();
+  std::vector<bool> Kept(Keys.size(), false);
+  for (size_t I = 0; Same && I < Keys.size(); ++I)
+    Kept[I] = Old->ModuleKeys[I] == Keys[I];
+  // Until this lowering is done, Old describes nothing (its functions are
+  // moved out below).
+  Old->Interface = 0;
+  Old->ModuleKeys.clear();
+  engine::Program Prog = lowerPackage(
+      P, &Pool, [&](engine::FnId F, engine::Function &Out) {
+        int Mod = P.Functions[F].Mod;
+        if (Mod < 0 || !Kept[Mod])
+          return false;
+        Out = std::move(Old->Prog.Functions[F]);
+        return true;
+      });
+  Stats.InterfaceChanged |= !Same;
+  for (size_t I = 0; I < Kept.size(); ++I)
+    Stats.ModulesLowered += !Kept[I];
+  Old->Interface = Interface;
+  Old->ModuleKeys = std::move(Keys);
+  return Prog;
+}
+
 static void analyzeScan(const std::vector<std::string> &ScanFiles,
                         CatalogProvider &Catalogs, const Options &Opts,
-                        ModuleIds &Ids, DirectoryCache &Dirs, Result &R) {
+                        ModuleIds &Ids, DirectoryCache &Dirs, Result &R,
+                        PackageCache::Lowered *Reuse) {
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Opts.Jobs));
   // The named files first; then, level by level, the modules they import
   // that live under their import roots, read as context (see Imports.h).
@@ -331,7 +422,12 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   // them (a change to a helper shows at its callers), as context too.
   if (Opts.FollowImports) {
     for (const std::string &Found :
-         importersOf(Packages, Named, Seen, MaxContextFiles))
+         importersOf(Packages, Named, Seen, MaxContextFiles,
+                     Opts.Cache ? TextReader([&](const std::string &F,
+                                                 std::string &Text) {
+                       return Opts.Cache->text(F, Text);
+                     })
+                                : TextReader()))
       if (Seen.insert(absolutePath(Found)).second) {
         Paths.push_back(displayPath(Found));
         IsContext.push_back(true);
@@ -350,14 +446,19 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
       Files.push_back(std::make_unique<Loaded>());
     }
     for (size_t I = Done; I < End; ++I)
-      Pool.async([&, I] { load(Paths[I], Ids, *Files[I]); });
+      Pool.async([&, I] { load(Paths[I], Ids, *Files[I], Opts.Cache); });
     Pool.wait();
     for (size_t I = Done; I < End && Opts.FollowImports; ++I) {
       const Loaded &L = *Files[I];
       if (!L.Tree)
         continue;
+      auto Imported = [&] {
+        return importedModules(ts_tree_root_node(L.Tree), L.Text, L.Name,
+                               L.IsPackage);
+      };
       for (const std::string &Name :
-           importedModules(ts_tree_root_node(L.Tree), L.Text, L.Name, L.IsPackage))
+           L.Src ? L.Src->imports(L.Name + (L.IsPackage ? "/" : ""), Imported)
+                 : Imported())
         for (const std::string &Root : Roots) {
           std::string Found = modulePath(Dirs, Root, Name);
           if (Found.empty() || Paths.size() >= MaxContextFiles ||
@@ -373,6 +474,7 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   Package P;
   P.Foreign = Opts.Foreign && !Opts.Foreign->empty() ? Opts.Foreign : nullptr;
   std::set<std::string> ContextPaths;
+  std::vector<uint64_t> TextHashes, TypedTexts; // of P.Modules, for Reuse
   for (size_t I = 0; I < Paths.size(); ++I) {
     Loaded &L = *Files[I];
     if (!L.Tree) {
@@ -396,6 +498,10 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     M->Layout = L.Layout;
     M->Tree = L.Tree;
     M->Cat = Cats[I];
+    if (L.Src)
+      M->TooDeep = L.Src->TooDeep;
+    TextHashes.push_back(L.Hash);
+    TypedTexts.push_back(L.TypedText);
     int Idx = (int)P.Modules.size();
     P.ModuleByName.emplace(M->Name, Idx);
     P.Modules.push_back(std::move(M));
@@ -431,7 +537,11 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   // Lower every function into the engine's IR while the trees are alive,
   // then let the one engine reason about the whole package.
   P.resolveBases();
-  engine::Program Prog = lowerPackage(P, &Pool);
+  PackageCache::Stats Ignored;
+  PackageCache::Stats &Stats = Opts.Cache ? Opts.Cache->Last : Ignored;
+  Stats.Modules += (unsigned)P.Modules.size();
+  engine::Program Prog =
+      lowerWithReuse(P, Pool, TextHashes, TypedTexts, Reuse, Stats);
   // Scopes left out of a named module (too deeply nested) are its problems;
   // a context module's are reported when it is named itself.
   for (auto &M : P.Modules)
@@ -450,6 +560,8 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   };
   P.Findings = engine::analyze(Prog, std::move(EO));
   Pool.wait();
+  if (Reuse)
+    Reuse->Prog = std::move(Prog);
 
   // NOLINT / noqa, parsed only for files with findings.
   std::unordered_map<std::string, std::unique_ptr<Suppressions>> Supp;

@@ -18,6 +18,8 @@
 
 namespace tether::python {
 
+class PackageCache;
+
 /// A file that could not be analysed (unreadable, not Python 3, binary...).
 /// The scan goes on without it.
 struct FileProblem {
@@ -47,6 +49,10 @@ struct Options {
   /// C++ functions bound into Python by the extensions analysed in the same
   /// run (engine/Link.h): calls of their Python names reach their bodies.
   const engine::Library *Foreign = nullptr;
+  /// Texts, trees and lowered functions kept from earlier analyses by a
+  /// long-lived caller (the language server; PackageCache.h), and the open
+  /// documents' texts to use instead of their files. Null: read everything.
+  PackageCache *Cache = nullptr;
 };
 
 /// Analyse the given .py files and directories (searched recursively for

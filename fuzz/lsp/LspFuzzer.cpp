@@ -5,9 +5,11 @@
 // made by make_seeds.py). It is read by the server's own LspReader from a
 // memory stream and answered by its LspServer into a string, in-process.
 // Python documents (didOpen/didChange text) are analysed by the Python
-// frontend from a scratch copy on tmpfs, as `tether lsp` analyses unsaved
-// edits; other documents get no analysis (the server's C++ analysis runs
-// clang on files on disk and is fuzzed by the cxx target instead).
+// frontend as `tether lsp` analyses them, through one PackageCache kept
+// across inputs (the text an overlay of a file in an empty tmpfs folder,
+// never written); other documents get no analysis (the server's C++
+// analysis runs clang on files on disk and is fuzzed by the cxx target
+// instead).
 //
 // Checked beyond "no crash, leak, UB or hang": everything the server writes
 // is well-framed JSON-RPC 2.0.
@@ -16,6 +18,7 @@
 #include "Filters.h"
 #include "Lsp.h"
 #include "catalog/Catalog.h"
+#include "python/PackageCache.h"
 #include "python/PythonFrontend.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -42,26 +45,19 @@ struct Scratch {
     Dir = D.str().str();
     Doc = Dir + "/doc.py";
   }
-  ~Scratch() {
-    llvm::sys::fs::remove(Doc);
-    llvm::sys::fs::remove(Dir);
-  }
+  ~Scratch() { llvm::sys::fs::remove(Dir); }
 };
 
-std::vector<Finding> analyzeDocument(const Scratch &S, StringRef Path,
+std::vector<Finding> analyzeDocument(python::PackageCache &Cache,
+                                     const Scratch &S, StringRef Path,
                                      StringRef Text, bool /*Saved*/) {
   if (llvm::sys::path::extension(Path) != ".py")
     return {};
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(S.Doc, EC);
-    if (EC)
-      return {};
-    OS << Text;
-  }
+  Cache.setOverlay(S.Doc, Text.str());
   CatalogProvider Catalogs;
   python::Options Opts;
   Opts.Jobs = 1;
+  Opts.Cache = &Cache;
   python::Result R = python::analyze({S.Doc}, Catalogs, Opts);
   std::string Copy = canonicalPath(S.Doc);
   auto Back = [&](Location &L) {
@@ -107,6 +103,7 @@ void checkOutput(StringRef Output) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   static Scratch S;
+  static python::PackageCache Cache;
   if (Size == 0)
     return 0; // fmemopen wants at least one byte
   std::FILE *In = ::fmemopen(const_cast<uint8_t *>(Data), Size, "r");
@@ -118,10 +115,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   {
     llvm::raw_string_ostream Out(Output);
     DocumentAnalyzer Analyze = [&](StringRef Path, StringRef Text, bool Saved) {
-      return analyzeDocument(S, Path, Text, Saved);
+      return analyzeDocument(Cache, S, Path, Text, Saved);
     };
+    DocumentEvents Events;
+    Events.DependsOnOthers = [](StringRef Path) {
+      return llvm::sys::path::extension(Path) == ".py";
+    };
+    Events.FileChanged = [&](StringRef) { Cache.forget(S.Doc); };
     LspReader Reader(In);
-    LspServer Server(Out, llvm::nulls(), Analyze);
+    LspServer Server(Out, llvm::nulls(), Analyze, std::move(Events));
     while (!Server.exitCode())
       if (std::optional<LspFrame> Frame = Reader.next())
         Server.handle(*Frame);

@@ -139,7 +139,7 @@ static Object range(const Location &L) {
                 {"end", position(L.Line, L.Column + 1)}};
 }
 
-void LspServer::publish(const std::string &Uri) {
+void LspServer::publish(const std::string &Uri, bool Always) {
   std::string Path = uriToPath(Uri);
   Array Diags;
   auto It = Open.find(Uri);
@@ -164,9 +164,51 @@ void LspServer::publish(const std::string &Uri) {
       Diags.push_back(std::move(D));
     }
   }
+  std::string Key;
+  llvm::raw_string_ostream(Key) << Value(Array(Diags));
+  if (It == Open.end()) {
+    Published.erase(Uri);
+  } else {
+    std::string &Last = Published[Uri];
+    if (!Always && Last == Key)
+      return;
+    Last = std::move(Key);
+  }
   send(Object{{"jsonrpc", "2.0"},
               {"method", "textDocument/publishDiagnostics"},
               {"params", Object{{"uri", Uri}, {"diagnostics", std::move(Diags)}}}});
+}
+
+void LspServer::refresh(const std::string &Changed) {
+  if (Open.count(Changed))
+    publish(Changed);
+  if (!Events.DependsOnOthers)
+    return;
+  for (const auto &[Uri, Text] : Open) // publish() leaves Open as it is
+    if (Uri != Changed && Events.DependsOnOthers(uriToPath(Uri)))
+      publish(Uri, /*Always=*/false);
+}
+
+void LspServer::textChanged(const std::string &Uri) {
+  std::string Path = uriToPath(Uri);
+  if (!Events.TextChanged || Path.empty())
+    return;
+  auto It = Open.find(Uri);
+  Events.TextChanged(Path, It == Open.end() ? nullptr : &It->second);
+}
+
+void LspServer::watchedFilesChanged(const Object *Params) {
+  const Array *Changes = Params ? Params->getArray("changes") : nullptr;
+  if (!Changes)
+    return;
+  for (const Value &C : *Changes)
+    if (const Object *O = C.getAsObject())
+      if (auto Uri = O->getString("uri")) {
+        std::string Path = uriToPath(*Uri);
+        if (!Path.empty() && Events.FileChanged)
+          Events.FileChanged(Path);
+      }
+  refresh("");
 }
 
 void LspServer::handleMessage(const Object &Msg) {
@@ -193,6 +235,11 @@ void LspServer::handleMessage(const Object &Msg) {
   if (!Id && (*Method == "initialize" || *Method == "shutdown"))
     return;
   if (*Method == "initialize") {
+    const Object *Caps = Params ? Params->getObject("capabilities") : nullptr;
+    const Object *Ws = Caps ? Caps->getObject("workspace") : nullptr;
+    const Object *Watch = Ws ? Ws->getObject("didChangeWatchedFiles") : nullptr;
+    CanRegisterWatchers =
+        Watch && Watch->getBoolean("dynamicRegistration").value_or(false);
     Object Sync{{"openClose", true},
                 {"change", 1}, // full text
                 {"save", Object{{"includeText", false}}}};
@@ -203,10 +250,31 @@ void LspServer::handleMessage(const Object &Msg) {
     reply(*Id, nullptr);
   } else if (*Method == "exit") {
     ExitCode = ShutdownRequested ? 0 : 1;
+  } else if (*Method == "initialized") {
+    // Files edited outside the editor (a checkout, another tool) change
+    // the findings of open documents; a client that cannot be asked still
+    // sends what it watches anyway, and the analysis checks modification
+    // times at every request.
+    if (CanRegisterWatchers)
+      send(Object{
+          {"jsonrpc", "2.0"},
+          {"id", "tether-watch"},
+          {"method", "client/registerCapability"},
+          {"params",
+           Object{{"registrations",
+                   Array{Object{
+                       {"id", "tether-watched-files"},
+                       {"method", "workspace/didChangeWatchedFiles"},
+                       {"registerOptions",
+                        Object{{"watchers",
+                                Array{Object{{"globPattern", "**/*.py"}},
+                                      Object{{"globPattern",
+                                              "**/.tether.yaml"}}}}}}}}}}}});
   } else if (*Method == "textDocument/didOpen" && !Uri.empty()) {
     Open[Uri] = Doc->getString("text").value_or("").str();
     Saved[Uri] = true;
-    publish(Uri);
+    textChanged(Uri);
+    refresh(Uri);
   } else if (*Method == "textDocument/didChange" && !Uri.empty()) {
     const Array *Changes = Params->getArray("contentChanges");
     if (Changes && !Changes->empty())
@@ -214,15 +282,20 @@ void LspServer::handleMessage(const Object &Msg) {
         if (auto Text = Last->getString("text")) {
           Open[Uri] = Text->str();
           Saved[Uri] = false;
-          publish(Uri);
+          textChanged(Uri);
+          refresh(Uri);
         }
   } else if (*Method == "textDocument/didSave" && !Uri.empty()) {
     Saved[Uri] = true;
-    publish(Uri);
+    refresh(Uri);
   } else if (*Method == "textDocument/didClose" && !Uri.empty()) {
     Open.erase(Uri);
     Saved.erase(Uri);
+    textChanged(Uri);
     publish(Uri); // clears the editor's diagnostics
+    refresh("");  // the others now see the file on disk
+  } else if (*Method == "workspace/didChangeWatchedFiles") {
+    watchedFilesChanged(Params);
   } else if (Id) {
     replyError(*Id, -32601, ("unsupported method " + *Method).str());
   }
@@ -286,10 +359,10 @@ void LspServer::handle(const LspFrame &Frame) {
 }
 
 int tether::serveLsp(std::FILE *In, std::FILE *Out,
-                     const DocumentAnalyzer &Analyze) {
+                     const DocumentAnalyzer &Analyze, DocumentEvents Events) {
   llvm::raw_fd_ostream OS(fileno(Out), /*shouldClose=*/false);
   LspReader Reader(In);
-  LspServer Server(OS, llvm::errs(), Analyze);
+  LspServer Server(OS, llvm::errs(), Analyze, std::move(Events));
   while (!Server.exitCode()) {
     std::optional<LspFrame> Frame = Reader.next();
     if (!Frame)

@@ -1,8 +1,13 @@
 //===- Lsp.h - `tether lsp`: a minimal language server on stdio -----------===//
 //
 // For Python files in editors (clangd, through tether-clangd, covers C++):
-// initialize, didOpen/didChange/didSave/didClose, publishDiagnostics with
-// the notes as related information, shutdown/exit.
+// initialize, didOpen/didChange/didSave/didClose, didChangeWatchedFiles,
+// publishDiagnostics with the notes as related information, shutdown/exit.
+//
+// After every change (an edit, a save, a close, a file changed on disk) the
+// documents whose findings can depend on other files are analysed again,
+// and each one whose diagnostics changed is published again; the edited
+// document always is.
 //
 // Two parts, so that a test or fuzzer can drive the real server in-process:
 // LspReader cuts the input into frames, LspServer answers each frame on an
@@ -29,6 +34,19 @@ namespace tether {
 /// Returns findings anywhere; the server keeps those in the document.
 using DocumentAnalyzer = std::function<std::vector<Finding>(
     llvm::StringRef Path, llvm::StringRef Text, bool Saved)>;
+
+/// What the analysis may want to know besides "analyse this"; each member
+/// may be empty.
+struct DocumentEvents {
+  /// The editor's text of Path, or null once the document is closed.
+  std::function<void(llvm::StringRef Path, const std::string *Text)> TextChanged;
+  /// Path changed on disk (a watched-file event).
+  std::function<void(llvm::StringRef Path)> FileChanged;
+  /// Whether Path's findings can change when another file changes (a Python
+  /// module, analysed with its package); such documents are analysed again
+  /// after every change.
+  std::function<bool(llvm::StringRef Path)> DependsOnOthers;
+};
 
 /// One frame of the base protocol: "Content-Length: N" (and other headers),
 /// a blank line, N bytes of JSON.
@@ -66,8 +84,8 @@ private:
 class LspServer {
 public:
   LspServer(llvm::raw_ostream &Out, llvm::raw_ostream &Log,
-            const DocumentAnalyzer &Analyze)
-      : Out(Out), Log(Log), Analyze(Analyze) {}
+            const DocumentAnalyzer &Analyze, DocumentEvents Events = {})
+      : Out(Out), Log(Log), Analyze(Analyze), Events(std::move(Events)) {}
   void handle(const LspFrame &Frame);
   /// Set by `exit`: 0 after shutdown, else 1 (as the LSP specification asks).
   std::optional<int> exitCode() const { return ExitCode; }
@@ -82,12 +100,22 @@ private:
   void reply(const llvm::json::Value &Id, llvm::json::Value Result);
   void replyError(const llvm::json::Value &Id, int Code,
                   llvm::StringRef Message);
-  void publish(const std::string &Uri);
+  /// Analyse Uri and publish its diagnostics, unless they equal the last
+  /// ones published and Always is false.
+  void publish(const std::string &Uri, bool Always = true);
+  /// After a change to Changed (empty: files on disk): Changed published,
+  /// then every other open document that depends on others, if changed.
+  void refresh(const std::string &Changed);
+  void textChanged(const std::string &Uri);
+  void watchedFilesChanged(const llvm::json::Object *Params);
 
   llvm::raw_ostream &Out, &Log;
   const DocumentAnalyzer &Analyze;
+  DocumentEvents Events;
   std::map<std::string, std::string> Open; // URI -> text
   std::map<std::string, bool> Saved;       // URI -> text equals the file
+  std::map<std::string, std::string> Published; // URI -> diagnostics (JSON)
+  bool CanRegisterWatchers = false; ///< The client registers dynamically.
   bool ShutdownRequested = false;
   std::optional<int> ExitCode;
 };
@@ -95,7 +123,8 @@ private:
 /// Serves LSP over In/Out until `exit` or end of input. Returns the exit
 /// status: 0 after shutdown+exit, 1 when the client vanished or exited
 /// without shutdown.
-int serveLsp(std::FILE *In, std::FILE *Out, const DocumentAnalyzer &Analyze);
+int serveLsp(std::FILE *In, std::FILE *Out, const DocumentAnalyzer &Analyze,
+             DocumentEvents Events = {});
 
 /// file:// URIs <-> paths (percent-decoding, as editors send them).
 std::string uriToPath(llvm::StringRef Uri);

@@ -29,11 +29,13 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
 #include <optional>
 #include "tether/version.h"
 #ifdef TETHER_HAVE_PYTHON
+#include "python/PackageCache.h"
 #include "python/PythonFrontend.h"
 #endif
 
@@ -389,71 +391,61 @@ static int runCheck(const CxxOptions &CxxOpts) {
   return Findings.empty() ? 0 : 1;
 }
 
-/// `tether lsp`: the diagnostics of one open document. Python is analysed
-/// with the other modules of its directory when the buffer is saved, and
-/// alone (from a scratch copy) while it has unsaved edits. C++ files are
+/// What `tether lsp` keeps of Python packages between requests.
+struct LspPython {
+#ifdef TETHER_HAVE_PYTHON
+  python::PackageCache Cache;
+#endif
+};
+
+#ifdef TETHER_HAVE_PYTHON
+/// `tether lsp` on a Python document: analysed as `tether check FILE` would
+/// analyse it (with the modules it imports under its import roots and the
+/// modules of its package that import it), from the editor's text of every
+/// open document. The package's texts, trees and lowered functions are kept
+/// between requests in Cache; the engine runs again over the package.
+static std::vector<Finding> analyzePython(python::PackageCache &Cache,
+                                          llvm::StringRef Path,
+                                          llvm::StringRef Text) {
+  CatalogProvider Catalogs(ConfigFile);
+  clang::tidy::GlobList Filter(Checks);
+  Cache.setOverlay(Path.str(), Text.str());
+  python::Options PyOpts;
+  PyOpts.Cache = &Cache;
+  auto Start = std::chrono::steady_clock::now();
+  python::Result R = python::analyze({Path.str()}, Catalogs, PyOpts);
+  auto Ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                std::chrono::steady_clock::now() - Start)
+                .count();
+  if (!R.FatalError.empty()) {
+    llvm::errs() << "tether lsp: " << R.FatalError << "\n";
+    return {};
+  }
+  for (const python::FileProblem &P : R.Problems)
+    llvm::errs() << "tether lsp: " << P.File << ": " << P.Message << "\n";
+  const python::PackageCache::Stats &S = Cache.Last;
+  llvm::errs() << "tether lsp: " << Path << ": " << S.Modules << " modules, "
+               << S.Parsed << " parsed, " << S.ModulesLowered << " lowered"
+               << (S.InterfaceChanged ? " (interfaces changed)" : "") << ", "
+               << Ms << " ms\n";
+  std::vector<Finding> Out;
+  for (Finding &F : R.Findings)
+    if (Filter.contains(F.Check))
+      Out.push_back(std::move(F));
+  return Out;
+}
+#endif
+
+/// `tether lsp`: the diagnostics of one open document. C++ files are
 /// analysed when saved, with the compile database found as `check` finds it
 /// (editors normally get C++ diagnostics from tether-clangd instead).
 static std::vector<Finding> analyzeDocument(const CxxOptions &CxxOpts,
+                                            LspPython &Py,
                                             llvm::StringRef Path,
                                             llvm::StringRef Text, bool Saved) {
-  namespace fs = llvm::sys::fs;
-  namespace path = llvm::sys::path;
-  if (path::extension(Path) == ".py") {
+  if (llvm::sys::path::extension(Path) == ".py") {
 #ifdef TETHER_HAVE_PYTHON
-    CatalogProvider Catalogs(ConfigFile);
-    clang::tidy::GlobList Filter(Checks);
-    std::vector<std::string> Files;
-    llvm::SmallString<128> Scratch;
-    if (Saved) {
-      std::error_code EC;
-      for (fs::directory_iterator It(path::parent_path(Path), EC), End;
-           It != End && !EC; It.increment(EC))
-        if (path::extension(It->path()) == ".py" &&
-            It->type() == fs::file_type::regular_file)
-          Files.push_back(It->path());
-      if (Files.empty())
-        Files.push_back(Path.str());
-    } else {
-      if (fs::createUniqueDirectory("tether-lsp", Scratch))
-        return {};
-      llvm::SmallString<128> Copy(Scratch);
-      path::append(Copy, path::filename(Path));
-      std::error_code EC;
-      {
-        llvm::raw_fd_ostream OS(Copy, EC);
-        if (!EC)
-          OS << Text;
-      }
-      if (EC)
-        return {};
-      Files.push_back(std::string(Copy));
-    }
-    python::Options PyOpts;
-    PyOpts.Jobs = 1;
-    python::Result R = python::analyze(Files, Catalogs, PyOpts);
-    for (const python::FileProblem &P : R.Problems)
-      llvm::errs() << "tether lsp: " << P.File << ": " << P.Message << "\n";
-    std::vector<Finding> Out;
-    for (Finding &F : R.Findings) {
-      if (!Filter.contains(F.Check))
-        continue;
-      if (!Scratch.empty()) { // map the scratch copy back to the document
-        auto Back = [&](Location &L) {
-          if (canonicalPath(L.File) == canonicalPath(Files[0]))
-            L.File = Path.str();
-        };
-        Back(F.Loc);
-        for (Note &N : F.Notes)
-          Back(N.Loc);
-      }
-      Out.push_back(std::move(F));
-    }
-    if (!Scratch.empty()) {
-      fs::remove(Files[0]);
-      fs::remove(Scratch);
-    }
-    return Out;
+    return analyzePython(Py.Cache, Path, Text);
 #else
     llvm::errs() << "tether lsp: built without the Python frontend\n";
     return {};
@@ -476,10 +468,33 @@ static int runLsp(const CxxOptions &CxxOpts) {
   if (!ConfigFile.empty())
     if (auto C = Catalog::load(ConfigFile); !C)
       return fail(llvm::toString(C.takeError()));
-  return serveLsp(stdin, stdout,
-                  [&](llvm::StringRef Path, llvm::StringRef Text, bool Saved) {
-                    return analyzeDocument(CxxOpts, Path, Text, Saved);
-                  });
+  LspPython Py;
+  DocumentEvents Events;
+  auto IsPython = [](llvm::StringRef Path) {
+    return llvm::sys::path::extension(Path) == ".py";
+  };
+  Events.DependsOnOthers = IsPython;
+#ifdef TETHER_HAVE_PYTHON
+  Events.TextChanged = [&](llvm::StringRef Path, const std::string *Text) {
+    if (!IsPython(Path))
+      return;
+    if (Text) {
+      Py.Cache.setOverlay(Path.str(), *Text);
+      return;
+    }
+    Py.Cache.dropOverlay(Path.str());
+    Py.Cache.dropAnalyses({Path.str()});
+  };
+  Events.FileChanged = [&](llvm::StringRef Path) {
+    Py.Cache.forget(Path.str());
+  };
+#endif
+  return serveLsp(
+      stdin, stdout,
+      [&](llvm::StringRef Path, llvm::StringRef Text, bool Saved) {
+        return analyzeDocument(CxxOpts, Py, Path, Text, Saved);
+      },
+      std::move(Events));
 }
 
 /// `tether --version`: tether's own version, and the LLVM whose clang-tidy
