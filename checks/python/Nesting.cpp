@@ -14,7 +14,7 @@ std::unordered_set<const void *> tether::python::tooDeepScopes(TSNode Root) {
     unsigned Depth;    ///< Below the scope's node.
   };
   std::unordered_set<const void *> Out;
-  std::vector<Item> Work{{Root, Root.id, 0}};
+  std::vector<Item> Work{{Root, TopLevelScope, 0}};
   while (!Work.empty()) {
     Item It = Work.back();
     Work.pop_back();

@@ -30,10 +30,17 @@ namespace tether::python {
 
 inline constexpr unsigned MaxNesting = 400;
 
-/// The scopes under Root (function_definition and class_definition nodes,
-/// and Root itself for the top level) in which some node lies more than
-/// MaxNesting levels below the scope's own node; nested functions and
-/// classes are scopes of their own.
+/// The key of a module's top level in tooDeepScopes' set. Not the root
+/// node's id: that is the address of the root inside its TSTree, so each
+/// copy of a tree (ts_tree_copy, as the language server's kept trees are
+/// handed out) has its own, where every other node's id points into the
+/// subtrees the copies share.
+inline constexpr const void *TopLevelScope = nullptr;
+
+/// The scopes under Root (function_definition and class_definition nodes
+/// by their ids, and TopLevelScope for Root's own level) in which some node
+/// lies more than MaxNesting levels below the scope's own node; nested
+/// functions and classes are scopes of their own.
 std::unordered_set<const void *> tooDeepScopes(TSNode Root);
 
 } // namespace tether::python

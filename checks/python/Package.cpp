@@ -330,7 +330,7 @@ void Package::indexModule(int Mod, IndexOut &O) {
   O.TooDeep = M.TooDeep ? *M.TooDeep : tooDeepScopes(Root);
   indexBlock(Mod, Root, -1, M.Name, true, O);
   Function Body;
-  Body.TooDeep = O.TooDeep.count(Root.id) != 0;
+  Body.TooDeep = O.TooDeep.count(TopLevelScope) != 0;
   if (Body.TooDeep)
     M.Problems.push_back(tooDeep(Root, "the top-level code"));
   Body.Name = "<module>";

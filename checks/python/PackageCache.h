@@ -64,7 +64,8 @@ public:
     bool Readable = true; ///< False: Problem says why the file was not read.
     uint64_t Hash = 0; ///< Of Text.
     uint64_t TypedText = 0; ///< typedTextDigest of the tree.
-    /// tooDeepScopes of the tree (node ids are the same in its copies).
+    /// tooDeepScopes of the tree (its keys hold for the tree's copies:
+    /// Nesting.h's TopLevelScope).
     std::shared_ptr<const std::unordered_set<const void *>> TooDeep;
     ~Source();
     /// The modules the text imports, as importedModules finds them for the

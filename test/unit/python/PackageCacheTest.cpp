@@ -200,4 +200,37 @@ TEST(PackageCache, AnUnsavedDocumentIsAnalysedFromItsText) {
   EXPECT_EQ(R.Findings[0].Loc.File, New);
 }
 
+/// The problems of one analysis, by file name and message.
+std::set<std::pair<std::string, std::string>> problems(const Result &R) {
+  std::set<std::pair<std::string, std::string>> Out;
+  for (const FileProblem &P : R.Problems)
+    Out.emplace(llvm::sys::path::filename(P.File).str(), P.Message);
+  return Out;
+}
+
+// The kept tree is handed to each analysis as a copy, and the root node of
+// a copy has an id of its own: a top level too deep to walk must be found
+// too deep in the copy as in the original (it once was lowered, and an
+// 'or' chain of 10,000 operands overflowed the sanitizer build's stack).
+TEST(PackageCache, ATopLevelTooDeepIsNotAnalysedWarmAsCold) {
+  std::string Deep = "x = a";
+  for (int I = 0; I < 2000; ++I)
+    Deep += " or a";
+  Deep += "\ndef f(t):\n    return t\n";
+  Tree T({{"pkg/__init__.py", ""}, {"pkg/deep.py", Deep}});
+  CatalogProvider Cats;
+  Result Cold = analyze({T.path("pkg/deep.py")}, Cats, Options{1});
+  ASSERT_EQ(Cold.Problems.size(), 1u);
+  EXPECT_NE(Cold.Problems[0].Message.find("too deeply nested"),
+            std::string::npos)
+      << Cold.Problems[0].Message;
+  PackageCache Cache;
+  Options O{1};
+  O.Cache = &Cache;
+  for (int Run = 0; Run < 2; ++Run) // the first analysis and a kept one
+    EXPECT_EQ(problems(analyze({T.path("pkg/deep.py")}, Cats, O)),
+              problems(Cold))
+        << "run " << Run;
+}
+
 } // namespace
