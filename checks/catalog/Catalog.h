@@ -129,6 +129,10 @@ private:
   std::vector<NameSet> PairBegins;
 };
 
+/// A catalog's contents as a key: equal for catalogs that say the same
+/// (every list a check or a lowering reads; Inherit is already applied).
+std::string catalogKey(const Catalog &C);
+
 /// Finds and caches the effective catalog for a file: defaults, then every
 /// .tether.yaml from the root down to the file's directory (the nearest is
 /// merged last), then an explicit --config file if given. Thread-safe.

@@ -286,19 +286,7 @@ uint64_t tether::python::packageInterface(const Package &P,
 uint64_t tether::python::moduleKey(const Module &M, uint64_t TextHash) {
   Digest D;
   D.add((long long)TextHash);
-  if (M.Cat) {
-    // The catalog as written: every list the lowering's name sets come from.
-    const Catalog &C = M.Cat->Source;
-    for (const auto *Pairs : {&C.CapturePairs, &C.TaskUpdatePairs})
-      for (const CapturePair &Pair : *Pairs) {
-        D.add(Pair.Begin);
-        D.add(Pair.End);
-      }
-    for (const auto *List :
-         {&C.CaptureGuards, &C.CaptureContexts, &C.CapturePredicates,
-          &C.WeakRefFunctions, &C.BlobFunctions, &C.WorkspaceProducers,
-          &C.WorkspaceNames, &C.StreamSwitches, &C.StreamSyncs})
-      D.add(*List);
-  }
+  if (M.Cat) // the catalog as written: every list the name sets come from
+    D.add(catalogKey(M.Cat->Source));
   return llvm::xxh3_64bits(D.S);
 }

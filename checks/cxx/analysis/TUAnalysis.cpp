@@ -54,39 +54,6 @@ static void offer(engine::Program &&P) {
   Sink(std::move(P));
 }
 
-std::string tether::cxx::catalogKey(const Catalog &C) {
-  std::string K;
-  auto Add = [&](const std::vector<std::string> &L) {
-    for (const std::string &S : L) {
-      K += S;
-      K += '\x1f';
-    }
-    K += '\x1e';
-  };
-  for (const auto *Pairs :
-       {&C.CapturePairs, &C.TaskUpdatePairs, &C.SessionPairs}) {
-    for (const CapturePair &P : *Pairs) {
-      K += P.Begin;
-      K += '=';
-      K += P.End;
-      K += '\x1f';
-    }
-    K += '\x1e';
-  }
-  Add(C.CaptureGuards);
-  Add(C.CaptureContexts);
-  Add(C.CapturePredicates);
-  Add(C.SessionContexts);
-  Add(C.SessionPredicates);
-  Add(C.WeakRefFunctions);
-  Add(C.BlobFunctions);
-  Add(C.WorkspaceProducers);
-  Add(C.WorkspaceNames);
-  Add(C.StreamSwitches);
-  Add(C.StreamSyncs);
-  return K;
-}
-
 std::shared_ptr<TUAnalysis>
 TUAnalysis::acquire(ASTContext &Ctx,
                     std::shared_ptr<const CompiledCatalog> Catalog) {

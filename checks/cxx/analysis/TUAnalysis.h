@@ -59,9 +59,6 @@ private:
 using ProgramSink = std::function<void(engine::Program &&)>;
 void setProgramSink(ProgramSink Sink);
 
-/// A catalog's contents as a key: equal for catalogs that say the same.
-std::string catalogKey(const Catalog &C);
-
 } // namespace tether::cxx
 
 #endif
