@@ -22,6 +22,8 @@ corpus=../shared/corpus/vllm-ascend-5522/before/vllm_ascend
 if [ -d "$corpus" ]; then
   echo; echo "== Python editor: tether lsp open and comment edit vs tether check (vLLM Ascend)"
   python3 bench/python/lsp.py --tether "$build/bin/tether" --tree "$corpus"
+  echo; echo "== Python pre-commit: tether check on two files, cold and warm, vs pyflakes (vLLM Ascend)"
+  python3 bench/python/precommit.py --tether "$build/bin/tether" --tree "$corpus"
 fi
 
 echo; echo "== clangd: tether-clangd --check vs clangd-22 --check"

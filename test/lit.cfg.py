@@ -20,6 +20,11 @@ config.environment["PATH"] = os.pathsep.join(
 for var in ("HOME", "TMPDIR", "LANG"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# tether check keeps a cache (checks/python/ResultCache.h) under
+# $XDG_CACHE_HOME/tether: the suite's own, in the build tree, never the
+# user's. Every test that runs tether check goes through it, so the whole
+# suite doubles as a test that a cache hit prints what an analysis would.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "xdg-cache")
 
 plugin = os.path.join(lib_dir, "libTetherTidy.so")
 clang_tidy = "clang-tidy-22"

@@ -20,6 +20,7 @@
 #include "Validate.h"
 #include "Lower.h"
 #include "PackageCache.h"
+#include "ResultCache.h"
 #include "engine/Engine.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -29,6 +30,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
+#include "llvm/Support/xxhash.h"
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -42,6 +44,7 @@ struct Loaded {
   std::string Text;
   TSTree *Tree = nullptr;
   std::string Problem;
+  bool Readable = false; // Text could be read (it may still not parse)
   SourceLayout Layout;
   std::string Name;
   bool IsPackage = false;
@@ -235,7 +238,7 @@ void setId(const std::string &Path, ModuleIds &Ids, Loaded &L) {
 void load(const std::string &Path, ModuleIds &Ids, Loaded &L,
           PackageCache *Cache) {
   if (!Cache) {
-    if (!readSource(Path, L.Text, L.Problem, L.Layout))
+    if (!(L.Readable = readSource(Path, L.Text, L.Problem, L.Layout)))
       return;
     setId(Path, Ids, L);
     L.Tree = parseChecked(L.Text, L.Problem);
@@ -250,7 +253,7 @@ void load(const std::string &Path, ModuleIds &Ids, Loaded &L,
   L.TypedText = S->TypedText;
   L.Src = S;
   L.Problem = S->Problem;
-  if (!S->Readable)
+  if (!(L.Readable = S->Readable))
     return;
   setId(Path, Ids, L);
   if (S->Tree)
@@ -315,7 +318,26 @@ scansWithUniqueNames(const std::vector<std::string> &Files, ModuleIds &Ids) {
 static void analyzeScan(const std::vector<std::string> &ScanFiles,
                         CatalogProvider &Catalogs, const Options &Opts,
                         ModuleIds &Ids, DirectoryCache &Dirs, Result &R,
-                        PackageCache::Lowered *Reuse);
+                        PackageCache::Lowered *Reuse,
+                        const std::string &RecordKey);
+
+/// The key of a scan's ResultCache record: the files as named, from the
+/// folder they are named from (findings print them as named), and the
+/// options discovery reads. Empty when the scan keeps no record: without a
+/// cache, in a language server (which keeps its own), and when C++ bound
+/// into Python is part of the run (its bodies are no file of the record).
+static std::string recordKey(const std::vector<std::string> &ScanFiles,
+                             const Options &Opts) {
+  if (!Opts.Records || Opts.Cache || (Opts.Foreign && !Opts.Foreign->empty()))
+    return "";
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  std::string Key = std::string(Cwd) + '\n' +
+                    (Opts.FollowImports ? "imports" : "no-imports");
+  for (const std::string &F : ScanFiles)
+    Key += '\n' + F;
+  return Key;
+}
 
 Result tether::python::analyze(const std::vector<std::string> &Paths,
                                CatalogProvider &Catalogs, const Options &Opts) {
@@ -341,8 +363,10 @@ Result tether::python::analyze(const std::vector<std::string> &Paths,
         Opts.Cache && !Opts.Foreign
             ? &Opts.Cache->lowered(PackageCache::analysisKey(Paths, ScanIndex))
             : nullptr;
-    analyzeScan(Scan, Catalogs, Opts, Ids, Dirs, R, Reuse);
+    analyzeScan(Scan, Catalogs, Opts, Ids, Dirs, R, Reuse,
+                recordKey(Scan, Opts));
     ++ScanIndex;
+    ++R.Scans;
     if (!R.FatalError.empty())
       break;
   }
@@ -390,17 +414,31 @@ static engine::Program lowerWithReuse(Package &P, llvm::ThreadPoolInterface &Poo
   return Prog;
 }
 
-static void analyzeScan(const std::vector<std::string> &ScanFiles,
-                        CatalogProvider &Catalogs, const Options &Opts,
-                        ModuleIds &Ids, DirectoryCache &Dirs, Result &R,
-                        PackageCache::Lowered *Reuse) {
-  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Opts.Jobs));
-  // The named files first; then, level by level, the modules they import
-  // that live under their import roots, read as context (see Imports.h).
-  std::vector<std::string> Paths = ScanFiles;
-  std::vector<bool> IsContext(ScanFiles.size(), false);
-  std::vector<std::unique_ptr<Loaded>> Files;
+namespace {
+/// The files a scan reads, in discovery order, and the catalog of each.
+struct ScanInputs {
+  std::vector<std::string> Paths;
+  std::vector<bool> IsContext;
   std::vector<std::shared_ptr<const CompiledCatalog>> Cats;
+};
+/// Makes the files Paths[First, End) known and, when imports are followed,
+/// says what each imports (Imports[I - First]); false stops discovery.
+using LevelReader = llvm::function_ref<bool(
+    const ScanInputs &In, size_t First, size_t End,
+    std::vector<std::vector<std::string>> &Imports)>;
+} // namespace
+
+/// The named files first; then the modules of their own top-level packages
+/// that import them; then, level by level, the modules they import that
+/// live under their import roots (see Imports.h). An analysis and the check
+/// of a ResultCache record run this same code and differ in Read only.
+/// False: Read stopped it, or R.FatalError says why.
+static bool discoverScan(const std::vector<std::string> &ScanFiles,
+                         CatalogProvider &Catalogs, const Options &Opts,
+                         ModuleIds &Ids, DirectoryCache &Dirs, Result &R,
+                         ScanInputs &In, LevelReader Read) {
+  In.Paths = ScanFiles;
+  In.IsContext.assign(ScanFiles.size(), false);
   std::set<std::string> Seen, Roots;
   // For the importers of the named files: their names, and the folders of
   // their top-level packages.
@@ -429,26 +467,114 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
                      })
                                 : TextReader()))
       if (Seen.insert(absolutePath(Found)).second) {
-        Paths.push_back(displayPath(Found));
-        IsContext.push_back(true);
+        In.Paths.push_back(displayPath(Found));
+        In.IsContext.push_back(true);
       }
   }
-  for (size_t Done = 0; Done < Paths.size();) {
-    const size_t End = Paths.size();
+  for (size_t Done = 0; Done < In.Paths.size();) {
+    const size_t End = In.Paths.size();
     // Catalogs first: a malformed .tether.yaml stops the scan.
     for (size_t I = Done; I < End; ++I) {
-      auto C = Catalogs.forFile(Paths[I]);
+      auto C = Catalogs.forFile(In.Paths[I]);
       if (!C) {
         R.FatalError = llvm::toString(C.takeError());
-        return;
+        return false;
       }
-      Cats.push_back(*C);
-      Files.push_back(std::make_unique<Loaded>());
+      In.Cats.push_back(*C);
     }
-    for (size_t I = Done; I < End; ++I)
-      Pool.async([&, I] { load(Paths[I], Ids, *Files[I], Opts.Cache); });
+    std::vector<std::vector<std::string>> Imports(End - Done);
+    if (!Read(In, Done, End, Imports))
+      return false;
+    for (size_t I = Done; I < End && Opts.FollowImports; ++I)
+      for (const std::string &Name : Imports[I - Done])
+        for (const std::string &Root : Roots) {
+          std::string Found = modulePath(Dirs, Root, Name);
+          if (Found.empty() || In.Paths.size() >= MaxContextFiles ||
+              !Seen.insert(absolutePath(Found)).second)
+            continue;
+          In.Paths.push_back(displayPath(Found));
+          In.IsContext.push_back(true);
+        }
+    Done = End;
+  }
+  return true;
+}
+
+/// Whether the scan's kept record still holds: discovery, repeated with
+/// each file's imports taken from the record while its text is the one
+/// recorded, reads exactly the recorded files, with the recorded module
+/// identities and catalogs. Then the record's result is R's.
+static bool answerFromRecord(const ScanRecord &Rec,
+                             const std::vector<std::string> &ScanFiles,
+                             CatalogProvider &Catalogs, const Options &Opts,
+                             ModuleIds &Ids, DirectoryCache &Dirs, Result &R,
+                             llvm::ThreadPoolInterface &Pool) {
+  auto Read = [&](const ScanInputs &In, size_t First, size_t End,
+                  std::vector<std::vector<std::string>> &Imports) {
+    if (End > Rec.Inputs.size())
+      return false;
+    std::vector<char> Same(End - First, 0);
+    for (size_t I = First; I < End; ++I)
+      Pool.async([&, I] {
+        const ScanRecord::Input &Was = Rec.Inputs[I];
+        if (Was.Path != In.Paths[I])
+          return;
+        std::string Text, Problem;
+        SourceLayout Layout;
+        bool Ok = readSource(In.Paths[I], Text, Problem, Layout);
+        Same[I - First] = Ok == Was.Readable &&
+                          (!Ok || llvm::xxh3_64bits(Text) == Was.Hash);
+      });
     Pool.wait();
-    for (size_t I = Done; I < End && Opts.FollowImports; ++I) {
+    for (size_t I = First; I < End; ++I) {
+      if (!Same[I - First])
+        return false;
+      Imports[I - First] = Rec.Inputs[I].Imports;
+    }
+    return true;
+  };
+  ScanInputs In;
+  Result Probe; // a fatal error is the analysis's to report
+  if (!discoverScan(ScanFiles, Catalogs, Opts, Ids, Dirs, Probe, In, Read) ||
+      In.Paths.size() != Rec.Inputs.size())
+    return false;
+  for (size_t I = 0; I < In.Paths.size(); ++I)
+    if (ResultCache::spell(Ids.get(In.Paths[I])) != Rec.Inputs[I].Module ||
+        llvm::xxh3_64bits(catalogKey(In.Cats[I]->Source)) !=
+            Rec.Inputs[I].Catalog)
+      return false;
+  R.Findings.insert(R.Findings.end(), Rec.Findings.begin(), Rec.Findings.end());
+  R.Problems.insert(R.Problems.end(), Rec.Problems.begin(), Rec.Problems.end());
+  R.FilesRead += Rec.FilesRead;
+  R.ContextFilesRead += Rec.ContextFilesRead;
+  return true;
+}
+
+static void analyzeScan(const std::vector<std::string> &ScanFiles,
+                        CatalogProvider &Catalogs, const Options &Opts,
+                        ModuleIds &Ids, DirectoryCache &Dirs, Result &R,
+                        PackageCache::Lowered *Reuse,
+                        const std::string &RecordKey) {
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Opts.Jobs));
+  const ResultCache *Records = RecordKey.empty() ? nullptr : Opts.Records;
+  if (Records) {
+    std::optional<ScanRecord> Rec = Records->lookup(RecordKey, R.Notes);
+    if (Rec && answerFromRecord(*Rec, ScanFiles, Catalogs, Opts, Ids, Dirs,
+                                R, Pool)) {
+      ++R.ScansFromCache;
+      return;
+    }
+  }
+  std::vector<std::unique_ptr<Loaded>> Files;
+  std::vector<std::vector<std::string>> AllImports; // for the record
+  auto Read = [&](const ScanInputs &In, size_t First, size_t End,
+                  std::vector<std::vector<std::string>> &Imports) {
+    for (size_t I = First; I < End; ++I)
+      Files.push_back(std::make_unique<Loaded>());
+    for (size_t I = First; I < End; ++I)
+      Pool.async([&, I] { load(In.Paths[I], Ids, *Files[I], Opts.Cache); });
+    Pool.wait();
+    for (size_t I = First; I < End && Opts.FollowImports; ++I) {
       const Loaded &L = *Files[I];
       if (!L.Tree)
         continue;
@@ -456,21 +582,37 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
         return importedModules(ts_tree_root_node(L.Tree), L.Text, L.Name,
                                L.IsPackage);
       };
-      for (const std::string &Name :
-           L.Src ? L.Src->imports(L.Name + (L.IsPackage ? "/" : ""), Imported)
-                 : Imported())
-        for (const std::string &Root : Roots) {
-          std::string Found = modulePath(Dirs, Root, Name);
-          if (Found.empty() || Paths.size() >= MaxContextFiles ||
-              !Seen.insert(absolutePath(Found)).second)
-            continue;
-          Paths.push_back(displayPath(Found));
-          IsContext.push_back(true);
-        }
+      Imports[I - First] =
+          L.Src ? L.Src->imports(L.Name + (L.IsPackage ? "/" : ""), Imported)
+                : Imported();
     }
-    Done = End;
-  }
-
+    if (Records)
+      AllImports.insert(AllImports.end(), Imports.begin(), Imports.end());
+    return true;
+  };
+  ScanInputs In;
+  if (!discoverScan(ScanFiles, Catalogs, Opts, Ids, Dirs, R, In, Read))
+    return;
+  const std::vector<std::string> &Paths = In.Paths;
+  const std::vector<bool> &IsContext = In.IsContext;
+  const std::vector<std::shared_ptr<const CompiledCatalog>> &Cats = In.Cats;
+  // What the record of this scan will say it read (texts move on below).
+  ScanRecord Rec;
+  if (Records)
+    for (size_t I = 0; I < Paths.size(); ++I) {
+      const Loaded &L = *Files[I];
+      ScanRecord::Input &Was = Rec.Inputs.emplace_back();
+      Was.Path = Paths[I];
+      Was.Readable = L.Readable;
+      Was.Hash = L.Readable ? llvm::xxh3_64bits(L.Text) : 0;
+      Was.Imports = std::move(AllImports[I]);
+      Was.Module = ResultCache::spell(Ids.get(Paths[I]));
+      Was.Catalog = llvm::xxh3_64bits(catalogKey(Cats[I]->Source));
+    }
+  const size_t FindingsBefore = R.Findings.size(),
+               ProblemsBefore = R.Problems.size();
+  const unsigned FilesBefore = R.FilesRead,
+                 ContextBefore = R.ContextFilesRead;
   Package P;
   P.Foreign = Opts.Foreign && !Opts.Foreign->empty() ? Opts.Foreign : nullptr;
   std::set<std::string> ContextPaths;
@@ -587,5 +729,12 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     }
     if (!S->suppressed(F.Loc.Line, F.Check))
       R.Findings.push_back(std::move(F));
+  }
+  if (Records) {
+    Rec.Findings.assign(R.Findings.begin() + FindingsBefore, R.Findings.end());
+    Rec.Problems.assign(R.Problems.begin() + ProblemsBefore, R.Problems.end());
+    Rec.FilesRead = R.FilesRead - FilesBefore;
+    Rec.ContextFilesRead = R.ContextFilesRead - ContextBefore;
+    Records->store(RecordKey, Rec, R.Notes);
   }
 }

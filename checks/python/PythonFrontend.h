@@ -19,6 +19,7 @@
 namespace tether::python {
 
 class PackageCache;
+class ResultCache;
 
 /// A file that could not be analysed (unreadable, not Python 3, binary...).
 /// The scan goes on without it.
@@ -38,6 +39,11 @@ struct Result {
   /// Set when the scan cannot proceed at all (a malformed .tether.yaml):
   /// the CLI prints it and exits 2.
   std::string FatalError;
+  /// What the ResultCache had to say (a damaged record, a cache that
+  /// cannot be written), a line each, for stderr.
+  std::vector<std::string> Notes;
+  unsigned Scans = 0;          ///< Package scans of the run.
+  unsigned ScansFromCache = 0; ///< Of them, answered by the ResultCache.
 };
 
 struct Options {
@@ -53,6 +59,9 @@ struct Options {
   /// long-lived caller (the language server; PackageCache.h), and the open
   /// documents' texts to use instead of their files. Null: read everything.
   PackageCache *Cache = nullptr;
+  /// Where the CLI keeps what each scan read and found between runs
+  /// (ResultCache.h). Null: every scan is analysed.
+  const ResultCache *Records = nullptr;
 };
 
 /// Analyse the given .py files and directories (searched recursively for

@@ -37,6 +37,7 @@
 #ifdef TETHER_HAVE_PYTHON
 #include "python/PackageCache.h"
 #include "python/PythonFrontend.h"
+#include "python/ResultCache.h"
 #endif
 
 using namespace tether;
@@ -117,6 +118,21 @@ static cl::opt<std::string> HelpUriBase(
     cl::init(TETHER_DOCS_URL), cl::value_desc("uri"), cl::sub(CheckCmd),
     cl::cat(TetherCat));
 
+static cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Python: where to keep what each run read and found, so that "
+             "a run over unchanged inputs is answered at once (default "
+             "$XDG_CACHE_HOME/tether, else ~/.cache/tether; a project may "
+             "use .tether_cache)"),
+    cl::value_desc("dir"), cl::sub(CheckCmd), cl::cat(TetherCat));
+static cl::opt<bool> NoCache("no-cache",
+                             cl::desc("Neither read nor write the cache"),
+                             cl::sub(CheckCmd), cl::cat(TetherCat));
+static cl::opt<bool> CacheStats(
+    "cache-stats",
+    cl::desc("Print how many Python scans the cache answered (stderr)"),
+    cl::sub(CheckCmd), cl::cat(TetherCat));
+
 static int fail(const llvm::Twine &Msg) {
   llvm::errs() << "tether: error: " << Msg << "\n";
   return 2;
@@ -138,6 +154,20 @@ static std::string helpUriBase() {
   if (!Exe.empty() && llvm::sys::fs::is_directory(Docs))
     return pathToUri(Docs);
   return HelpUriBase;
+}
+
+/// The build of tether that runs, for the cache: its version and its
+/// executable's path, size and modification time, so that a rebuilt binary
+/// (a developer's, a test suite's) never reads what another one recorded.
+static std::string buildIdentity() {
+  static int Anchor;
+  std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, &Anchor);
+  llvm::sys::fs::file_status St;
+  if (Exe.empty() || llvm::sys::fs::status(Exe, St))
+    return ""; // unknown: keep nothing
+  return std::string(TETHER_VERSION) + " " + Exe + " " +
+         std::to_string(St.getSize()) + " " +
+         std::to_string(St.getLastModificationTime().time_since_epoch().count());
 }
 
 /// Apply the fix-its of the findings to the files on disk.
@@ -320,6 +350,14 @@ static int runCheck(const CxxOptions &CxxOpts) {
     PyOpts.Jobs = CxxOpts.Jobs;
     PyOpts.FollowImports = FollowImports;
     PyOpts.Foreign = &Bound;
+    std::optional<python::ResultCache> Records;
+    std::string Dir = CacheDir.empty() ? python::ResultCache::defaultDir()
+                                       : CacheDir.getValue();
+    std::string Build = buildIdentity();
+    if (!NoCache && !Dir.empty() && !Build.empty()) {
+      Records.emplace(Dir, Build);
+      PyOpts.Records = &*Records;
+    }
     std::string Label = "Python: " + LineTable::displayPath(Inputs->Python[0]);
     if (Inputs->Python.size() > 1)
       Label += " and " + std::to_string(Inputs->Python.size() - 1) + " more";
@@ -328,6 +366,13 @@ static int runCheck(const CxxOptions &CxxOpts) {
     Steps.finish();
     if (!R.FatalError.empty())
       return fail(R.FatalError);
+    for (const std::string &N : R.Notes)
+      llvm::errs() << "tether: " << N << "\n";
+    if (CacheStats)
+      llvm::errs() << "tether: cache: " << R.ScansFromCache << " of "
+                   << R.Scans << " Python scans answered"
+                   << (PyOpts.Records ? " from " + Dir : std::string(" (off)"))
+                   << "\n";
     for (const python::FileProblem &P : R.Problems)
       llvm::errs() << "tether: " << LineTable::displayPath(P.File) << ": "
                    << P.Message << "\n";

@@ -1,0 +1,216 @@
+//===- ResultCache.cpp - What a scan read and found, kept between CLI runs ===//
+#include "ResultCache.h"
+#include "Model.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+using namespace tether;
+using namespace tether::python;
+namespace json = llvm::json;
+
+/// Bumped whenever a record's shape or meaning changes.
+static constexpr int64_t Format = 1;
+
+// Serialisation of what a record holds. Findings keep every field the
+// output formats print, so a hit prints what the analysis would.
+namespace tether {
+static json::Value toJSON(const Location &L) {
+  return json::Object{{"file", L.File}, {"line", L.Line}, {"column", L.Column}};
+}
+static bool fromJSON(const json::Value &V, Location &L, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("file", L.File) && O.map("line", L.Line) &&
+         O.map("column", L.Column);
+}
+static json::Value toJSON(const Note &N) {
+  return json::Object{{"loc", toJSON(N.Loc)}, {"message", N.Message}};
+}
+static bool fromJSON(const json::Value &V, Note &N, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("loc", N.Loc) && O.map("message", N.Message);
+}
+static json::Value toJSON(const FixIt &F) {
+  return json::Object{{"file", F.File},
+                      {"offset", F.Offset},
+                      {"length", F.Length},
+                      {"text", F.Text}};
+}
+static bool fromJSON(const json::Value &V, FixIt &F, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("file", F.File) && O.map("offset", F.Offset) &&
+         O.map("length", F.Length) && O.map("text", F.Text);
+}
+static json::Value toJSON(const Finding &F) {
+  json::Array Notes, Fixes;
+  for (const Note &N : F.Notes)
+    Notes.push_back(toJSON(N));
+  for (const FixIt &X : F.Fixes)
+    Fixes.push_back(toJSON(X));
+  return json::Object{{"check", F.Check},       {"severity", F.Severity},
+                      {"loc", toJSON(F.Loc)},   {"message", F.Message},
+                      {"notes", std::move(Notes)}, {"fixes", std::move(Fixes)}};
+}
+static bool fromJSON(const json::Value &V, Finding &F, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("check", F.Check) && O.map("severity", F.Severity) &&
+         O.map("loc", F.Loc) && O.map("message", F.Message) &&
+         O.map("notes", F.Notes) && O.map("fixes", F.Fixes);
+}
+namespace python {
+static json::Value toJSON(const FileProblem &F) {
+  return json::Object{{"file", F.File}, {"message", F.Message}};
+}
+static bool fromJSON(const json::Value &V, FileProblem &F, json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("file", F.File) && O.map("message", F.Message);
+}
+static json::Value toJSON(const ScanRecord::Input &I) {
+  return json::Object{{"path", I.Path},       {"readable", I.Readable},
+                      {"hash", I.Hash},       {"imports", I.Imports},
+                      {"module", I.Module},   {"catalog", I.Catalog}};
+}
+static bool fromJSON(const json::Value &V, ScanRecord::Input &I,
+                     json::Path P) {
+  json::ObjectMapper O(V, P);
+  return O && O.map("path", I.Path) && O.map("readable", I.Readable) &&
+         O.map("hash", I.Hash) && O.map("imports", I.Imports) &&
+         O.map("module", I.Module) && O.map("catalog", I.Catalog);
+}
+} // namespace python
+} // namespace tether
+
+/// A record's first line.
+static std::string digestOf(llvm::StringRef Body) {
+  std::string D;
+  llvm::raw_string_ostream(D)
+      << "tether-scan-record "
+      << llvm::format_hex_no_prefix(llvm::xxh3_64bits(Body), 16);
+  return D;
+}
+
+ResultCache::ResultCache(std::string Dir, std::string Salt)
+    : Dir(std::move(Dir)), Salt(std::move(Salt)) {}
+
+std::string ResultCache::defaultDir() {
+  llvm::SmallString<256> P;
+  if (!llvm::sys::path::cache_directory(P))
+    return "";
+  llvm::sys::path::append(P, "tether");
+  return std::string(P);
+}
+
+std::string ResultCache::spell(const ModuleId &Id) {
+  return Id.Name + "\x1f" + Id.Root + "\x1f" + (Id.IsPackage ? "p" : "m") +
+         (Id.Loose ? "l" : "");
+}
+
+std::string ResultCache::fileFor(const std::string &Key) const {
+  llvm::SmallString<256> P(Dir);
+  std::string Name;
+  llvm::raw_string_ostream(Name)
+      << llvm::format_hex_no_prefix(llvm::xxh3_64bits(Salt + '\0' + Key), 16)
+      << ".json";
+  llvm::sys::path::append(P, "python-scans", Name);
+  return std::string(P);
+}
+
+std::optional<ScanRecord>
+ResultCache::lookup(const std::string &Key,
+                    std::vector<std::string> &Notes) const {
+  std::string File = fileFor(Key);
+  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!Buf) // not kept (or not readable: then it is rewritten, or not)
+    return std::nullopt;
+  auto Damaged = [&](const std::string &Why) -> std::optional<ScanRecord> {
+    Notes.push_back("cache: ignoring " + File + " (" + Why +
+                    "); analysing again");
+    return std::nullopt;
+  };
+  // The first line is the digest of the rest: a flipped byte that leaves
+  // valid JSON (a line number, a path) must not become a result.
+  auto [Digest, Body] = (*Buf)->getBuffer().split('\n');
+  if (Digest != digestOf(Body))
+    return Damaged("its digest does not match its contents");
+  llvm::Expected<json::Value> V = json::parse(Body);
+  if (!V)
+    return Damaged(llvm::toString(V.takeError()));
+  json::Path::Root Root;
+  json::ObjectMapper O(*V, Root);
+  int64_t Fmt = 0;
+  std::string Tool, StoredKey;
+  json::Value None = nullptr;
+  const json::Object *Obj = V->getAsObject();
+  const json::Value *Result = Obj ? Obj->get("result") : nullptr;
+  if (!O || !O.map("format", Fmt) || Fmt != Format)
+    return Damaged("not a record of this format");
+  if (!O.map("tool", Tool) || Tool != Salt || !O.map("key", StoredKey) ||
+      StoredKey != Key)
+    return Damaged("another build's or another key's record");
+  ScanRecord R;
+  json::ObjectMapper RO(Result ? *Result : None, json::Path(Root).field("result"));
+  if (!O.map("inputs", R.Inputs) || !RO || !RO.map("findings", R.Findings) ||
+      !RO.map("problems", R.Problems) || !RO.map("files", R.FilesRead) ||
+      !RO.map("context_files", R.ContextFilesRead))
+    return Damaged("incomplete record");
+  return R;
+}
+
+void ResultCache::store(const std::string &Key, const ScanRecord &R,
+                        std::vector<std::string> &Notes) const {
+  std::string File = fileFor(Key);
+  llvm::StringRef Folder = llvm::sys::path::parent_path(File);
+  auto Fail = [&](const std::string &What, std::error_code EC) {
+    Notes.push_back("cache: cannot write " + What + ": " + EC.message() +
+                    " (results are not kept)");
+  };
+  if (std::error_code EC = llvm::sys::fs::create_directories(Folder))
+    return Fail(Folder.str(), EC);
+  json::Array Inputs, Findings, Problems;
+  for (const ScanRecord::Input &I : R.Inputs)
+    Inputs.push_back(toJSON(I));
+  for (const Finding &F : R.Findings)
+    Findings.push_back(toJSON(F));
+  for (const FileProblem &P : R.Problems)
+    Problems.push_back(toJSON(P));
+  json::Object Doc{
+      {"format", Format},
+      {"tool", Salt},
+      {"key", Key},
+      {"inputs", std::move(Inputs)},
+      {"result", json::Object{{"findings", std::move(Findings)},
+                              {"problems", std::move(Problems)},
+                              {"files", R.FilesRead},
+                              {"context_files", R.ContextFilesRead}}}};
+  // A private file beside the record, renamed over it when whole.
+  int FD = -1;
+  llvm::SmallString<256> Temp;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(
+          File + ".%%%%%%%%.tmp", FD, Temp))
+    return Fail(File, EC);
+  {
+    std::string Body;
+    llvm::raw_string_ostream(Body) << json::Value(std::move(Doc));
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << digestOf(Body) << '\n' << Body;
+    OS.close();
+    if (OS.has_error()) {
+      std::error_code EC = OS.error();
+      OS.clear_error();
+      llvm::sys::fs::remove(Temp);
+      return Fail(File, EC);
+    }
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Temp, File)) {
+    llvm::sys::fs::remove(Temp);
+    return Fail(File, EC);
+  }
+}

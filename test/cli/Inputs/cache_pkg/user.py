@@ -1,0 +1,5 @@
+from cache_pkg.utils import weak
+
+
+def f(x):
+    return weak(weak(x))
