@@ -566,31 +566,42 @@ void FunctionLowering::externalCall(const CallExpr *E, const FunctionDecl *FD,
       alias(E, Obj);
     return;
   }
+  // A function of the project defined in another translation unit: what
+  // this one sees of it (a new tensor, its tensors used) stands until the
+  // run links the units' programs, which may put the body in its place.
+  std::string Link = TU.linkName(FD);
+  // What the body may be handed: the tensors (lowered for their uses
+  // above) and the objects (a `Cache &` the body stores into), lowered
+  // here, before the result's Alloc that the call replaces when linked.
+  auto Passed = [&](const Expr *A) {
+    if (isa<CXXDefaultArgExpr>(A))
+      return false;
+    QualType T = A->getType().getNonReferenceType();
+    if (T->isPointerType())
+      T = T->getPointeeType();
+    return holdsTensor(A->getType()) || T->getAsCXXRecordDecl();
+  };
+  std::vector<VarId> Values;
+  std::vector<engine::SrcLoc> Locs;
+  if (!Link.empty()) {
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isInstance()) {
+      Values.push_back(Obj ? value(Obj) : This); // the receiver, parameter 0
+      Locs.push_back(TU.loc(E->getBeginLoc()));
+    }
+    for (const Expr *A : Args) {
+      Values.push_back(Passed(A) ? value(A) : NoVar);
+      Locs.push_back(TU.loc(A->getExprLoc()));
+    }
+  }
   bool Result = holdsTensor(E->getType());
-  // Where the result's Alloc is (Values below may add instructions).
   const uint32_t AllocBlock = B.current();
   size_t AllocIdx = 0;
   if (Result) {
     alloc(E, engine::AllocKind::Tensor, Args);
     AllocIdx = F.Blocks[AllocBlock].Insts.size() - 1;
   }
-  // A function of the project defined in another translation unit: what
-  // this one sees of it (a new tensor, its tensors used) stands until the
-  // run links the units' programs, which may put the body in its place.
-  std::string Link = TU.linkName(FD);
   if (Link.empty())
     return;
-  std::vector<VarId> Values; // the tensors were lowered for their uses
-  std::vector<engine::SrcLoc> Locs;
-  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isInstance()) {
-    Values.push_back(Obj ? value(Obj) : This); // the receiver, parameter 0
-    Locs.push_back(TU.loc(E->getBeginLoc()));
-  }
-  for (const Expr *A : Args) {
-    bool Tensor = !isa<CXXDefaultArgExpr>(A) && holdsTensor(A->getType());
-    Values.push_back(Tensor ? value(A) : NoVar);
-    Locs.push_back(TU.loc(A->getExprLoc()));
-  }
   engine::Inst &I = Result ? F.Blocks[AllocBlock].Insts[AllocIdx]
                            : emit(Op::Const, E->getBeginLoc());
   I.Name = Name;
