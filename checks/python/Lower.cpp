@@ -258,21 +258,46 @@ TypeInfo TypeTable::returns(engine::FnId F) const {
   return F >= 0 && size_t(F) < Returns.size() ? Returns[F] : TypeInfo();
 }
 
-void TypeTable::build() {
+void TypeTable::build(llvm::ThreadPoolInterface *Pool) {
   Attrs.assign(P.Classes.size(), {});
   Returns.assign(P.Functions.size(), {});
-  ClassMethods.assign(P.Functions.size(), false);
-  for (size_t C = 0; C < P.Classes.size(); ++C)
-    readClass(ClassId(C));
-  for (size_t M = 0; M < P.Modules.size(); ++M)
-    if (P.Modules[M]->Tree)
-      readModule(int(M));
-  for (size_t F = 0; F < P.Functions.size(); ++F) {
+  ClassMethods.assign(P.Functions.size(), 0);
+  // Each piece writes only its own slots (a class's attributes, its
+  // methods' flags, a function's return, a module's globals), and reads
+  // the package, which is complete; the globals are merged in module
+  // order, so the first assignment wins as it would on one thread.
+  std::vector<std::vector<std::pair<std::string, TypeInfo>>> ModGlobals(
+      P.Modules.size());
+  auto ReadReturn = [&](size_t F) {
     const Function &Fn = P.Functions[F];
     if (Fn.ModuleBody || Fn.TooDeep || Fn.Mod < 0)
-      continue;
+      return;
     Returns[F] = annotation(Fn.Mod, fieldOf(Fn.Node, LowerSyntax::get().FReturnType));
-  }
+  };
+  auto Each = [&](size_t N, auto Do) {
+    constexpr size_t Chunk = 64;
+    if (!Pool) {
+      for (size_t I = 0; I < N; ++I)
+        Do(I);
+      return;
+    }
+    for (size_t Begin = 0; Begin < N; Begin += Chunk)
+      Pool->async([&, Begin, Do] {
+        for (size_t I = Begin; I < std::min(Begin + Chunk, N); ++I)
+          Do(I);
+      });
+  };
+  Each(P.Classes.size(), [&](size_t C) { readClass(ClassId(C)); });
+  Each(P.Modules.size(), [&](size_t M) {
+    if (P.Modules[M]->Tree)
+      readModule(int(M), ModGlobals[M]);
+  });
+  Each(P.Functions.size(), ReadReturn);
+  if (Pool)
+    Pool->wait();
+  for (auto &Found : ModGlobals)
+    for (auto &[Name, T] : Found)
+      Globals.emplace(std::move(Name), T);
 }
 
 void TypeTable::readClass(ClassId C) {
@@ -349,7 +374,8 @@ void TypeTable::readClass(ClassId C) {
   }
 }
 
-void TypeTable::readModule(int Mod) {
+void TypeTable::readModule(
+    int Mod, std::vector<std::pair<std::string, TypeInfo>> &Found) const {
   const Grammar &G = Grammar::get();
   const Module &M = *P.Modules[Mod];
   std::string_view Src = M.Source;
@@ -367,7 +393,7 @@ void TypeTable::readModule(int Mod) {
         T.Cls = classOf(Mod, D, nullptr);
     }
     if (!T.empty())
-      Globals.emplace(M.Name + "." + std::string(textOf(fieldOf(A, G.FLeft), Src)), T);
+      Found.emplace_back(M.Name + "." + std::string(textOf(fieldOf(A, G.FLeft), Src)), T);
   });
 }
 
@@ -610,7 +636,7 @@ engine::Program tether::python::lowerPackage(Package &P,
     Prog.Classes.push_back(std::move(EC));
   }
   TypeTable Types(P);
-  Types.build();
+  Types.build(Pool);
   Prog.Functions.resize(P.Functions.size());
   P.ForeignBase = engine::FnId(P.Functions.size());
   // Resolution, the class table and the types are only read from here on.

@@ -43,8 +43,9 @@ struct TypeInfo {
 class TypeTable {
 public:
   explicit TypeTable(Package &P) : P(P) {}
-  /// Read every class body, __init__ and module top level once.
-  void build();
+  /// Read every class body, __init__ and module top level once, on Pool's
+  /// threads when given.
+  void build(llvm::ThreadPoolInterface *Pool = nullptr);
   /// The class an annotation names: `C`, `"C"`, `Optional[C]`, `C | None`,
   /// elements of `list[C]`, values of `dict[K, C]`.
   TypeInfo annotation(int Mod, TSNode Ann,
@@ -59,7 +60,8 @@ public:
 
 private:
   void readClass(engine::ClassId C);
-  void readModule(int Mod);
+  void readModule(int Mod,
+                  std::vector<std::pair<std::string, TypeInfo>> &Found) const;
   engine::ClassId classOf(int Mod, const std::string &Dotted,
                           const std::unordered_map<std::string, std::string>
                               *LocalImports) const;
@@ -67,7 +69,7 @@ private:
   std::vector<std::unordered_map<std::string, TypeInfo>> Attrs;
   std::unordered_map<std::string, TypeInfo> Globals;
   std::vector<TypeInfo> Returns;
-  std::vector<bool> ClassMethods;
+  std::vector<char> ClassMethods; // not vector<bool>: written in parallel
 };
 
 /// The parameters of a definition as Function::Params lists them (one entry
