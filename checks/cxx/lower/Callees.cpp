@@ -571,15 +571,23 @@ void FunctionLowering::externalCall(const CallExpr *E, const FunctionDecl *FD,
   // run links the units' programs, which may put the body in its place.
   std::string Link = TU.linkName(FD);
   // What the body may be handed: the tensors (lowered for their uses
-  // above) and the objects (a `Cache &` the body stores into), lowered
-  // here, before the result's Alloc that the call replaces when linked.
+  // above) and the caller's objects (a `Cache &` or `Cache *` the body
+  // stores into or reads), lowered here, before the result's Alloc that
+  // the call replaces when linked. A temporary (`{16}`, a string) is no
+  // object the caller reads again.
   auto Passed = [&](const Expr *A) {
     if (isa<CXXDefaultArgExpr>(A))
       return false;
-    QualType T = A->getType().getNonReferenceType();
+    if (holdsTensor(A->getType()))
+      return true;
+    const Expr *S = A->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(S);
+        U && U->getOpcode() == UO_AddrOf)
+      S = U->getSubExpr()->IgnoreParenImpCasts();
+    QualType T = S->getType().getNonReferenceType();
     if (T->isPointerType())
       T = T->getPointeeType();
-    return holdsTensor(A->getType()) || T->getAsCXXRecordDecl();
+    return S->isLValue() && T->getAsCXXRecordDecl();
   };
   std::vector<VarId> Values;
   std::vector<engine::SrcLoc> Locs;
