@@ -110,7 +110,7 @@ class Run:
         self.seconds = 0.0
 
     def tether(self, files):
-        cmd = [self.args.tether, "check", "--format=json",
+        cmd = [self.args.tether, "check", "--format=json", "--no-cache",
                "-j", str(self.args.jobs)] + self.args.tether_arg + files
         start = time.perf_counter()
         try:

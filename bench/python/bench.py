@@ -200,7 +200,7 @@ def main():
                 modules, methods = size
                 lines = generate(root, "benchpkg", modules, methods)
                 pkg = os.path.join(root, "benchpkg")
-            cmd = [tether, "check", pkg]
+            cmd = [tether, "check", "--no-cache", pkg]
             if args.jobs:
                 cmd.insert(2, "-j%d" % args.jobs)
             t_times, a_times, t_cpu, a_cpu, peaks = [], [], [], [], []

@@ -105,7 +105,7 @@ def session(tether, path, edits, helper=None, helper_text=None):
 
 def check(tether, tree, rel):
     start = time.perf_counter()
-    subprocess.run([tether, "check", "--quiet", rel], cwd=os.path.dirname(tree),
+    subprocess.run([tether, "check", "--quiet", "--no-cache", rel], cwd=os.path.dirname(tree),
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - start
 
