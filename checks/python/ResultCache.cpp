@@ -11,6 +11,8 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
+#include <algorithm>
+#include <chrono>
 
 using namespace tether;
 using namespace tether::python;
@@ -18,6 +20,11 @@ namespace json = llvm::json;
 
 /// Bumped whenever a record's shape or meaning changes.
 static constexpr int64_t Format = 1;
+/// The whole vLLM Ascend package's record is 0.2 MB.
+static constexpr uint64_t MaxRecordBytes = 64u << 20;
+/// Records kept: each set of named files has its own (a pre-commit hook
+/// names another set at most commits), so the least recently used go.
+static constexpr size_t MaxRecords = 256;
 
 // Serialisation of what a record holds. Findings keep every field the
 // output formats print, so a hit prints what the analysis would.
@@ -126,15 +133,24 @@ std::optional<ScanRecord>
 ResultCache::lookup(const std::string &Key,
                     std::vector<std::string> &Notes) const {
   std::string File = fileFor(Key);
-  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  if (!Buf) // not kept (or not readable: then it is rewritten, or not)
-    return std::nullopt;
   auto Damaged = [&](const std::string &Why) -> std::optional<ScanRecord> {
     Notes.push_back("cache: ignoring " + File + " (" + Why +
                     "); analysing again");
     return std::nullopt;
   };
+  // Only a regular file of a record's size is read: a FIFO or a device in
+  // its place would block or never end.
+  llvm::sys::fs::file_status St;
+  if (llvm::sys::fs::status(File, St)) // not kept
+    return std::nullopt;
+  if (St.type() != llvm::sys::fs::file_type::regular_file)
+    return Damaged("not a regular file");
+  if (St.getSize() > MaxRecordBytes)
+    return Damaged("larger than any record");
+  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!Buf) // unreadable: the analysis rewrites it, or says it cannot
+    return std::nullopt;
   // The first line is the digest of the rest: a flipped byte that leaves
   // valid JSON (a line number, a path) must not become a result.
   auto [Digest, Body] = (*Buf)->getBuffer().split('\n');
@@ -161,7 +177,35 @@ ResultCache::lookup(const std::string &Key,
       !RO.map("problems", R.Problems) || !RO.map("files", R.FilesRead) ||
       !RO.map("context_files", R.ContextFilesRead))
     return Damaged("incomplete record");
+  // Used: the last to be dropped (a failure only makes it older).
+  if (auto FD = llvm::sys::fs::openNativeFileForReadWrite(
+          File, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_None)) {
+    llvm::sys::fs::setLastAccessAndModificationTime(
+        *FD, std::chrono::system_clock::now());
+    llvm::sys::fs::closeFile(*FD);
+  }
   return R;
+}
+
+/// Drop the least recently used records beyond MaxRecords. Another run may
+/// be doing the same: a record removed twice, or read while removed, is a
+/// miss, never a wrong answer.
+static void evict(llvm::StringRef Folder) {
+  std::vector<std::pair<llvm::sys::TimePoint<>, std::string>> Records;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Folder, EC), End;
+       It != End && !EC; It.increment(EC)) {
+    if (llvm::sys::path::extension(It->path()) != ".json")
+      continue;
+    llvm::sys::fs::file_status St;
+    if (!llvm::sys::fs::status(It->path(), St))
+      Records.emplace_back(St.getLastModificationTime(), It->path());
+  }
+  if (Records.size() <= MaxRecords)
+    return;
+  std::sort(Records.begin(), Records.end());
+  for (size_t I = 0; I + MaxRecords < Records.size(); ++I)
+    llvm::sys::fs::remove(Records[I].second);
 }
 
 void ResultCache::store(const std::string &Key, const ScanRecord &R,
@@ -213,4 +257,5 @@ void ResultCache::store(const std::string &Key, const ScanRecord &R,
     llvm::sys::fs::remove(Temp);
     return Fail(File, EC);
   }
+  evict(Folder);
 }

@@ -24,7 +24,9 @@
 // run sees an old record or a new one, never part of one, and no lock is
 // held while analysing. A record that cannot be read back (truncated,
 // scrambled, another key, another format) is ignored with one line and
-// rewritten by the analysis that follows.
+// rewritten by the analysis that follows. The first line of a record is a
+// digest of the rest, so that a changed byte that leaves valid JSON is
+// caught too. The 256 most recently used records are kept.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TETHER_PYTHON_RESULTCACHE_H

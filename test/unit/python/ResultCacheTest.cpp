@@ -10,8 +10,10 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+#include <sys/stat.h>
 
 using namespace tether;
 using namespace tether::python;
@@ -127,6 +129,45 @@ TEST_F(ResultCacheTest, EveryCutOfARecordIsIgnoredWithANote) {
     ASSERT_EQ(Notes.size(), 1u) << "cut at " << Len;
     EXPECT_NE(Notes[0].find(File), std::string::npos);
   }
+}
+
+TEST_F(ResultCacheTest, NotARegularFileIsNeverOpened) {
+  ResultCache C(std::string(Dir), "build 1");
+  std::string File = C.fileFor("k");
+  ASSERT_FALSE(llvm::sys::fs::create_directories(
+      llvm::sys::path::parent_path(File)));
+  ASSERT_EQ(mkfifo(File.c_str(), 0600), 0); // reading it would block
+  std::vector<std::string> Notes;
+  EXPECT_FALSE(C.lookup("k", Notes));
+  ASSERT_EQ(Notes.size(), 1u);
+  EXPECT_NE(Notes[0].find("not a regular file"), std::string::npos);
+  llvm::sys::fs::remove(File);
+}
+
+TEST_F(ResultCacheTest, TheLeastRecentlyUsedRecordsGo) {
+  ResultCache C(std::string(Dir), "build 1");
+  std::vector<std::string> Notes;
+  ScanRecord R = sample();
+  for (int I = 0; I < 256; ++I)
+    C.store("key " + std::to_string(I), R, Notes);
+  auto Count = [&] {
+    size_t N = 0;
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator
+             It(llvm::sys::path::parent_path(C.fileFor("x")), EC),
+         End;
+         It != End && !EC; It.increment(EC))
+      ++N;
+    return N;
+  };
+  EXPECT_EQ(Count(), 256u);
+  ASSERT_TRUE(C.lookup("key 0", Notes)); // the oldest, used again
+  C.store("one more", R, Notes);
+  EXPECT_EQ(Count(), 256u);
+  EXPECT_TRUE(C.lookup("key 0", Notes));
+  EXPECT_FALSE(C.lookup("key 1", Notes)); // the oldest left
+  EXPECT_TRUE(C.lookup("one more", Notes));
+  EXPECT_TRUE(Notes.empty());
 }
 
 } // namespace
