@@ -119,6 +119,8 @@ private:
       break;
     case Op::Read:
       OS << "read " << place(I.P) << (I.MayBeAbsent ? " may-be-absent" : "");
+      if (I.Class >= 0)
+        OS << " shared " << P.Classes[I.Class].Name;
       break;
     case Op::Store: OS << "store " << place(I.P) << " <- " << var(I.A); break;
     case Op::Clear: OS << "clear " << place(I.P); break;

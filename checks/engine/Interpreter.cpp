@@ -333,6 +333,12 @@ private:
       break;
     case Op::Read: {
       Value V;
+      if (I.Class >= 0) { // a handed-in reference: the class's shared object
+        assign(S, I.Dst, Value(Atom::mem(M.root(RootKind::Shared,
+                                                uint32_t(I.Class)))),
+               I.Loc);
+        break;
+      }
       for (MemId P : places(S, I.P)) {
         V.add(Atom::mem(P));
         if (!I.P.Spelling.empty())

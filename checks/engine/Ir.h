@@ -145,7 +145,13 @@ struct Inst {
   WeakKind Weak = WeakKind::Primitive;
   TestKind Test = TestKind::CapturePredicate;
   RegionKind Region = RegionKind::Capture;
-  ClassId Class = -1;         ///< Alloc of an Object: its in-tree class.
+  /// Alloc of an Object: its in-tree class. Read: the value read is a
+  /// reference its holder was handed to an instance of this class (a
+  /// member initialised from a parameter: `Context *ctx_`,
+  /// `std::shared_ptr<Context>`, `self.ctx = ctx`), which other holders may
+  /// have been handed too: the engine reads it as that class's one shared
+  /// instance, so a slot in it is shared by every holder.
+  ClassId Class = -1;
   bool SizedByCaller = false; ///< Alloc: size computed from the caller's
                               ///< arguments (not a maximum).
   /// Alloc: known to make device memory (a tensor factory, a workspace

@@ -38,11 +38,16 @@ namespace tether::engine {
 using MemId = uint32_t;
 inline constexpr uint32_t kMaxPath = 4; ///< Deeper paths are cut here.
 
-enum class RootKind : uint8_t { Param, Global, Inst, Alloc, Opaque };
+/// Shared: the one instance of a class that its holders reach through a
+/// reference handed to them (Inst::Class on a Read), as every layer reaches
+/// the context object its constructor was given: one object for them all,
+/// where Inst is each holder's own.
+enum class RootKind : uint8_t { Param, Global, Inst, Alloc, Opaque, Shared };
 
 struct MemKey {
   RootKind Root = RootKind::Opaque;
-  uint32_t A = 0;  ///< Param: fn; Global: name; Inst: class; Alloc: site.
+  uint32_t A = 0;  ///< Param: fn; Global: name; Inst, Shared: class;
+                   ///< Alloc: site.
   uint32_t B = 0;  ///< Param: index; Opaque: a number.
   /// Field name ids; element steps have kKeyBit set (kElement: any key).
   llvm::SmallVector<uint32_t, 4> Path;

@@ -281,9 +281,10 @@ void TypeTable::build(llvm::ThreadPoolInterface *Pool) {
         Do(I);
       return;
     }
+    // By value: the tasks run after this call has returned.
     for (size_t Begin = 0; Begin < N; Begin += Chunk)
-      Pool->async([&, Begin, Do] {
-        for (size_t I = Begin; I < std::min(Begin + Chunk, N); ++I)
+      Pool->async([Begin, End = std::min(Begin + Chunk, N), Do] {
+        for (size_t I = Begin; I < End; ++I)
           Do(I);
       });
   };
@@ -335,10 +336,13 @@ void TypeTable::readClass(ClassId C) {
     const std::string &Self = F.Params[0];
     bool Init = MName == "__init__";
     std::unordered_map<std::string, TypeInfo> ParamTypes;
-    if (Init)
-      for (const ParamDecl &D : paramDecls(fieldOf(F.Node, G.FParameters), Src))
-        if (!ts_node_is_null(D.Type))
-          ParamTypes.emplace(D.Name, annotation(Cl.Mod, D.Type));
+    std::unordered_set<std::string> ParamNames;
+    for (const ParamDecl &D : paramDecls(fieldOf(F.Node, G.FParameters), Src)) {
+      if (D.Name != Self)
+        ParamNames.insert(D.Name);
+      if (Init && !ts_node_is_null(D.Type))
+        ParamTypes.emplace(D.Name, annotation(Cl.Mod, D.Type));
+    }
     preorder(fieldOf(F.Node, G.FBody), [&](TSNode N) {
       TSSymbol K = kindOf(N);
       if (K == G.FunctionDef || K == G.ClassDef || K == G.Lambda)
@@ -367,6 +371,10 @@ void TypeTable::readClass(ClassId C) {
             T = It->second;
         }
       }
+      // `self.ctx = ctx`: what the object was handed.
+      T.Handed = T.Cls >= 0 && !ts_node_is_null(R) &&
+                 kindOf(R) == G.Identifier &&
+                 ParamNames.count(std::string(textOf(R, Src)));
       if (!T.empty())
         Out.emplace(Attr, T); // the first statement wins: annotations first
       return true;

@@ -343,8 +343,12 @@ VarId FnLowerer::attribute(TSNode N) {
   I.P.Name = Attr;
   I.P.Spelling = key(N);
   llvm::SmallVector<engine::ClassId, 1> Cls = info(Base).Cls;
-  for (engine::ClassId C : Cls)
-    addClass(T, Types.attr(C, Attr));
+  for (engine::ClassId C : Cls) {
+    TypeInfo A = Types.attr(C, Attr);
+    if (A.Handed && I.Class < 0)
+      I.Class = A.Cls;
+    addClass(T, A);
+  }
   return T;
 }
 

@@ -37,6 +37,10 @@ struct LowerSyntax {
 struct TypeInfo {
   engine::ClassId Cls = -1;
   engine::ClassId Elem = -1;
+  /// An attribute set from a method's parameter (`self.ctx = ctx`): it
+  /// holds what the object was handed, which other objects may have been
+  /// handed too (Ir.h, Inst::Class on a Read).
+  bool Handed = false;
   bool empty() const { return Cls < 0 && Elem < 0; }
 };
 

@@ -249,3 +249,105 @@ LoweredTU tether::cxx::lowerTranslationUnit(ASTContext &Ctx,
   TULowering(Ctx, Cat, Out).run();
   return Out;
 }
+
+//===--- members that hold what their object was handed
+//--------------------===//
+
+/// The record a member's type refers to: `C &`, `C *`, `std::shared_ptr<C>`
+/// (const or not). Null for anything the object owns (`C`, a unique_ptr).
+static const CXXRecordDecl *referredRecord(QualType T, bool &IsReference) {
+  IsReference = T->isReferenceType();
+  T = T.getNonReferenceType();
+  if (T->isPointerType())
+    return T->getPointeeType()->getAsCXXRecordDecl();
+  if (IsReference)
+    return T->getAsCXXRecordDecl();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T->getAsCXXRecordDecl());
+  if (!Spec || !Spec->isInStdNamespace() || Spec->getName() != "shared_ptr" ||
+      Spec->getTemplateArgs().size() < 1 ||
+      Spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return nullptr;
+  return Spec->getTemplateArgs()[0].getAsType()->getAsCXXRecordDecl();
+}
+
+/// Whether E is a parameter's value as written (`ctx`, `std::move(ctx)`,
+/// `&ctx`, a copy or conversion of it).
+static bool fromParameter(const Expr *E) {
+  for (unsigned Depth = 0; E && Depth < 8; ++Depth) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *D = dyn_cast<DeclRefExpr>(E))
+      return isa<ParmVarDecl>(D->getDecl());
+    if (const auto *C = dyn_cast<CXXConstructExpr>(E))
+      E = C->getNumArgs() == 1 ? C->getArg(0) : nullptr;
+    else if (const auto *C = dyn_cast<CallExpr>(E))
+      E = C->isCallToStdMove() || (C->getDirectCallee() &&
+                                   C->getDirectCallee()->isInStdNamespace() &&
+                                   C->getDirectCallee()->getName() == "forward")
+              ? C->getArg(0)
+              : nullptr;
+    else if (const auto *U = dyn_cast<UnaryOperator>(E))
+      E = U->getOpcode() == UO_AddrOf ? U->getSubExpr() : nullptr;
+    else
+      return false;
+  }
+  return false;
+}
+
+namespace {
+/// An assignment `Fld = parameter` in a method body.
+class AssignsFromParameter : public RecursiveASTVisitor<AssignsFromParameter> {
+public:
+  explicit AssignsFromParameter(const FieldDecl *Fld) : Fld(Fld) {}
+  bool Found = false;
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->getOpcode() == BO_Assign)
+      check(B->getLHS(), B->getRHS());
+    return !Found;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+    if (C->getOperator() == OO_Equal && C->getNumArgs() == 2)
+      check(C->getArg(0), C->getArg(1));
+    return !Found;
+  }
+
+private:
+  void check(const Expr *L, const Expr *R) {
+    const auto *M = dyn_cast<MemberExpr>(L->IgnoreImplicit()->IgnoreParens());
+    Found |= M && M->getMemberDecl() == Fld && fromParameter(R);
+  }
+  const FieldDecl *Fld;
+};
+} // namespace
+
+engine::ClassId TULowering::handedInClass(const FieldDecl *Fld) {
+  if (auto It = Handed.find(Fld); It != Handed.end())
+    return It->second;
+  engine::ClassId &Out = Handed[Fld];
+  Out = -1;
+  bool IsReference = false;
+  const CXXRecordDecl *To = referredRecord(Fld->getType(), IsReference);
+  const auto *Holder = dyn_cast<CXXRecordDecl>(Fld->getParent());
+  if (!To || !Holder)
+    return -1;
+  bool HandedIn = IsReference; // a reference member is bound to what it is given
+  for (const CXXConstructorDecl *Ctor : Holder->ctors()) {
+    const FunctionDecl *Def = nullptr;
+    if (HandedIn || !Ctor->hasBody(Def))
+      continue;
+    for (const CXXCtorInitializer *Init :
+         cast<CXXConstructorDecl>(Def)->inits())
+      HandedIn |= Init->getMember() == Fld && fromParameter(Init->getInit());
+  }
+  for (const CXXMethodDecl *M : Holder->methods()) {
+    const FunctionDecl *Def = nullptr;
+    if (HandedIn || !M->hasBody(Def))
+      continue;
+    AssignsFromParameter V(Fld);
+    V.TraverseStmt(Def->getBody());
+    HandedIn = V.Found;
+  }
+  if (HandedIn)
+    Out = classOf(To);
+  return Out;
+}

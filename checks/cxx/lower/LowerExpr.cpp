@@ -84,10 +84,12 @@ VarId FunctionLowering::value(const Expr *E) {
       engine::PlaceRef P = X->P;
       bool Absent = X->MayBeAbsent;
       VarId T = B.var();
+      engine::ClassId Handed = X->Handed;
       engine::Inst &I = emit(Op::Read, E->getBeginLoc());
       I.Dst = T;
       I.P = std::move(P);
       I.MayBeAbsent = Absent;
+      I.Class = Handed;
       find(E)->V = T;
       return T;
     }
@@ -438,6 +440,8 @@ void FunctionLowering::member(const MemberExpr *E) {
   P.Name = Fld->getName().str();
   P.Spelling = Fld->getParent()->getName().str() + "::" + P.Name;
   setPlace(E, std::move(P));
+  if (engine::ClassId C = TU.handedInClass(Fld); C >= 0)
+    find(E)->Handed = C;
 }
 
 void FunctionLowering::unary(const UnaryOperator *E) {

@@ -38,6 +38,12 @@ public:
   /// or -1.
   engine::ClassId classOf(clang::QualType T);
   engine::ClassId classOf(const clang::CXXRecordDecl *RD);
+  /// The class a member refers to when the member holds a reference its
+  /// object was handed (Ir.h, Inst::Class on a Read), else -1: a reference
+  /// member, or a pointer or std::shared_ptr member that some constructor
+  /// initialises, or some method assigns, from a parameter. Such an object
+  /// may be shared by every holder (the context every layer is given).
+  engine::ClassId handedInClass(const clang::FieldDecl *Fld);
   /// The lowered function of a definition, or -1.
   engine::FnId fnOf(const clang::FunctionDecl *FD) const;
   /// Every lowered function a call of M may reach: M's definition and, for
@@ -65,6 +71,7 @@ private:
       Overriders;
   std::vector<std::unique_ptr<clang::CFG>> Cfgs;
   std::unique_ptr<clang::ASTNameGenerator> Mangler;
+  llvm::DenseMap<const clang::FieldDecl *, engine::ClassId> Handed;
 };
 
 /// The value an expression evaluated to: a variable, or a place not read
@@ -77,6 +84,9 @@ struct Val {
   bool MayBeAbsent = false; ///< a `find` result
   bool Iterator = false;    ///< an iterator into P's container
   bool Truth = false;       ///< V is a truth value (Test / Not)
+  /// P is a member holding a reference its object was handed to an
+  /// instance of this class (TULowering::handedInClass): the read says so.
+  engine::ClassId Handed = -1;
 };
 
 class FunctionLowering {

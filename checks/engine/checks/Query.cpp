@@ -184,7 +184,8 @@ std::optional<uint32_t> Query::emptyValueAt(MemId Place) const {
 }
 
 bool Query::shared(MemId P) const {
-  return Cx.Mem.key(P).Root == RootKind::Global;
+  RootKind R = Cx.Mem.key(P).Root;
+  return R == RootKind::Global || R == RootKind::Shared;
 }
 
 bool Query::workspacePlace(MemId P, uint32_t File) const {
