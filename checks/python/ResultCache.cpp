@@ -3,6 +3,7 @@
 #include "Model.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -28,32 +29,94 @@ static constexpr size_t MaxRecords = 256;
 
 // Serialisation of what a record holds. Findings keep every field the
 // output formats print, so a hit prints what the analysis would.
+//
+// JSON holds only UTF-8, and a record holds bytes: a fix-it's text is in
+// its file's own encoding (a latin-1 source), a path is whatever the file
+// system holds. A string that is not UTF-8 is written {"hex": "..."}, so
+// every byte reads back as it was written.
+namespace {
+struct Bytes {
+  std::string *S;
+};
+struct ByteList {
+  std::vector<std::string> *L;
+};
+json::Value str(llvm::StringRef S) {
+  if (json::isUTF8(S))
+    return S.str();
+  return json::Object{{"hex", llvm::toHex(S, /*LowerCase=*/true)}};
+}
+json::Value strs(const std::vector<std::string> &L) {
+  json::Array A;
+  for (const std::string &S : L)
+    A.push_back(str(S));
+  return A;
+}
+bool fromJSON(const json::Value &V, Bytes &B, json::Path P) {
+  if (std::optional<llvm::StringRef> S = V.getAsString()) {
+    *B.S = S->str();
+    return true;
+  }
+  const json::Object *O = V.getAsObject();
+  std::optional<llvm::StringRef> Hex = O ? O->getString("hex") : std::nullopt;
+  if (Hex && llvm::tryGetFromHex(*Hex, *B.S))
+    return true;
+  P.report("expected a string");
+  return false;
+}
+bool fromJSON(const json::Value &V, ByteList &B, json::Path P) {
+  const json::Array *A = V.getAsArray();
+  if (!A) {
+    P.report("expected an array");
+    return false;
+  }
+  B.L->assign(A->size(), "");
+  for (size_t I = 0; I < A->size(); ++I) {
+    Bytes E{&(*B.L)[I]};
+    if (!fromJSON((*A)[I], E, P.index(unsigned(I))))
+      return false;
+  }
+  return true;
+}
+/// O.map for a string field, byte for byte.
+bool mapStr(json::ObjectMapper &O, llvm::StringLiteral K, std::string &Out) {
+  Bytes B{&Out};
+  return O.map(K, B);
+}
+bool mapStrs(json::ObjectMapper &O, llvm::StringLiteral K,
+             std::vector<std::string> &Out) {
+  ByteList B{&Out};
+  return O.map(K, B);
+}
+} // namespace
+
 namespace tether {
 static json::Value toJSON(const Location &L) {
-  return json::Object{{"file", L.File}, {"line", L.Line}, {"column", L.Column}};
+  return json::Object{
+      {"file", str(L.File)}, {"line", L.Line}, {"column", L.Column}};
 }
 static bool fromJSON(const json::Value &V, Location &L, json::Path P) {
   json::ObjectMapper O(V, P);
-  return O && O.map("file", L.File) && O.map("line", L.Line) &&
+  return O && mapStr(O, "file", L.File) && O.map("line", L.Line) &&
          O.map("column", L.Column);
 }
 static json::Value toJSON(const Note &N) {
-  return json::Object{{"loc", toJSON(N.Loc)}, {"message", N.Message}};
+  return json::Object{{"loc", toJSON(N.Loc)}, {"message", str(N.Message)}};
 }
 static bool fromJSON(const json::Value &V, Note &N, json::Path P) {
   json::ObjectMapper O(V, P);
-  return O && O.map("loc", N.Loc) && O.map("message", N.Message);
+  return O && O.map("loc", N.Loc) && mapStr(O, "message", N.Message);
 }
 static json::Value toJSON(const FixIt &F) {
-  return json::Object{{"file", F.File},
+  return json::Object{{"file", str(F.File)},
                       {"offset", F.Offset},
                       {"length", F.Length},
-                      {"text", F.Text}};
+                      {"text", str(F.Text)}};
 }
 static bool fromJSON(const json::Value &V, FixIt &F, json::Path P) {
   json::ObjectMapper O(V, P);
-  return O && O.map("file", F.File) && O.map("offset", F.Offset) &&
-         O.map("length", F.Length) && O.map("text", F.Text);
+  return O && mapStr(O, "file", F.File) && O.map("offset", F.Offset) &&
+         O.map("length", F.Length) && mapStr(O, "text", F.Text);
 }
 static json::Value toJSON(const Finding &F) {
   json::Array Notes, Fixes;
@@ -61,35 +124,39 @@ static json::Value toJSON(const Finding &F) {
     Notes.push_back(toJSON(N));
   for (const FixIt &X : F.Fixes)
     Fixes.push_back(toJSON(X));
-  return json::Object{{"check", F.Check},       {"severity", F.Severity},
-                      {"loc", toJSON(F.Loc)},   {"message", F.Message},
-                      {"notes", std::move(Notes)}, {"fixes", std::move(Fixes)}};
+  return json::Object{{"check", str(F.Check)},
+                      {"severity", str(F.Severity)},
+                      {"loc", toJSON(F.Loc)},
+                      {"message", str(F.Message)},
+                      {"notes", std::move(Notes)},
+                      {"fixes", std::move(Fixes)}};
 }
 static bool fromJSON(const json::Value &V, Finding &F, json::Path P) {
   json::ObjectMapper O(V, P);
-  return O && O.map("check", F.Check) && O.map("severity", F.Severity) &&
-         O.map("loc", F.Loc) && O.map("message", F.Message) &&
-         O.map("notes", F.Notes) && O.map("fixes", F.Fixes);
+  return O && mapStr(O, "check", F.Check) &&
+         mapStr(O, "severity", F.Severity) && O.map("loc", F.Loc) &&
+         mapStr(O, "message", F.Message) && O.map("notes", F.Notes) &&
+         O.map("fixes", F.Fixes);
 }
 namespace python {
 static json::Value toJSON(const FileProblem &F) {
-  return json::Object{{"file", F.File}, {"message", F.Message}};
+  return json::Object{{"file", str(F.File)}, {"message", str(F.Message)}};
 }
 static bool fromJSON(const json::Value &V, FileProblem &F, json::Path P) {
   json::ObjectMapper O(V, P);
-  return O && O.map("file", F.File) && O.map("message", F.Message);
+  return O && mapStr(O, "file", F.File) && mapStr(O, "message", F.Message);
 }
 static json::Value toJSON(const ScanRecord::Input &I) {
-  return json::Object{{"path", I.Path},       {"readable", I.Readable},
-                      {"hash", I.Hash},       {"imports", I.Imports},
-                      {"module", I.Module},   {"catalog", I.Catalog}};
+  return json::Object{{"path", str(I.Path)},     {"readable", I.Readable},
+                      {"hash", I.Hash},          {"imports", strs(I.Imports)},
+                      {"module", str(I.Module)}, {"catalog", I.Catalog}};
 }
 static bool fromJSON(const json::Value &V, ScanRecord::Input &I,
                      json::Path P) {
   json::ObjectMapper O(V, P);
-  return O && O.map("path", I.Path) && O.map("readable", I.Readable) &&
-         O.map("hash", I.Hash) && O.map("imports", I.Imports) &&
-         O.map("module", I.Module) && O.map("catalog", I.Catalog);
+  return O && mapStr(O, "path", I.Path) && O.map("readable", I.Readable) &&
+         O.map("hash", I.Hash) && mapStrs(O, "imports", I.Imports) &&
+         mapStr(O, "module", I.Module) && O.map("catalog", I.Catalog);
 }
 } // namespace python
 } // namespace tether
@@ -168,8 +235,8 @@ ResultCache::lookup(const std::string &Key,
   const json::Value *Result = Obj ? Obj->get("result") : nullptr;
   if (!O || !O.map("format", Fmt) || Fmt != Format)
     return Damaged("not a record of this format");
-  if (!O.map("tool", Tool) || Tool != Salt || !O.map("key", StoredKey) ||
-      StoredKey != Key)
+  if (!mapStr(O, "tool", Tool) || Tool != Salt ||
+      !mapStr(O, "key", StoredKey) || StoredKey != Key)
     return Damaged("another build's or another key's record");
   ScanRecord R;
   json::ObjectMapper RO(Result ? *Result : None, json::Path(Root).field("result"));
@@ -227,8 +294,8 @@ void ResultCache::store(const std::string &Key, const ScanRecord &R,
     Problems.push_back(toJSON(P));
   json::Object Doc{
       {"format", Format},
-      {"tool", Salt},
-      {"key", Key},
+      {"tool", str(Salt)},
+      {"key", str(Key)},
       {"inputs", std::move(Inputs)},
       {"result", json::Object{{"findings", std::move(Findings)},
                               {"problems", std::move(Problems)},

@@ -49,7 +49,9 @@ ScanRecord sample() {
   F.Message = "weak-ref conversion of a value that is already a weak "
               "reference \"quoted\"\n";
   F.Notes.push_back({{"pkg/b.py", 3, 1}, "first weak reference made here"});
-  F.Fixes.push_back({"pkg/a.py", 80, 7, "x"});
+  // A latin-1 source's fix-it text, and a path that is not UTF-8: bytes
+  // JSON cannot hold as strings.
+  F.Fixes.push_back({"pkg/\xff.py", 80, 7, "caf\xe9(x)"});
   R.Findings.push_back(F);
   R.Problems.push_back({"pkg/c.py", "not Python 3 (print statement)"});
   R.FilesRead = 3;
@@ -83,6 +85,7 @@ void expectSame(const ScanRecord &A, const ScanRecord &B) {
     EXPECT_EQ(X.Fixes[0].Offset, Y.Fixes[0].Offset);
     EXPECT_EQ(X.Fixes[0].Length, Y.Fixes[0].Length);
     EXPECT_EQ(X.Fixes[0].Text, Y.Fixes[0].Text);
+    EXPECT_EQ(X.Fixes[0].File, Y.Fixes[0].File);
   }
   ASSERT_EQ(A.Problems.size(), B.Problems.size());
   EXPECT_EQ(A.Problems[0].Message, B.Problems[0].Message);
