@@ -245,11 +245,14 @@ ResultCache::lookup(const std::string &Key,
       !RO.map("context_files", R.ContextFilesRead))
     return Damaged("incomplete record");
   // Used: the last to be dropped (a failure only makes it older).
-  if (auto FD = llvm::sys::fs::openNativeFileForReadWrite(
-          File, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_None)) {
+  auto FD = llvm::sys::fs::openNativeFileForReadWrite(
+      File, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_None);
+  if (FD) {
     llvm::sys::fs::setLastAccessAndModificationTime(
         *FD, std::chrono::system_clock::now());
     llvm::sys::fs::closeFile(*FD);
+  } else {
+    llvm::consumeError(FD.takeError()); // a read-only cache: still a hit
   }
   return R;
 }
