@@ -106,6 +106,9 @@ inline constexpr const char *OutOfPoolDiesWarning =
     "can die while the graph lives; the graph keeps its address";
 inline constexpr const char *BoundIntoCapturedTask =
     "the memory is read by a captured task here";
+inline constexpr const char *RawAddressTakenHere =
+    "the task is handed a raw address of the memory, taken here; an address "
+    "does not keep the memory alive";
 
 // tether-weak-ref-of-maybe-null
 inline constexpr const char *WeakRefOfMaybeNullWarning =

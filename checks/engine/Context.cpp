@@ -53,7 +53,7 @@ Context::Context(const Program &P, Options O) : P(P), Opts(std::move(O)) {
 uint32_t Context::conv(const ConvSite &S) {
   auto Key = std::make_tuple(S.At.File, S.At.Line, S.At.Col, S.Fn, S.Direct,
                              S.Helper, S.HelperAt.File, S.HelperAt.Line,
-                             S.HelperAt.Col);
+                             S.HelperAt.Col, S.Address);
   auto [It, New] = ConvIds.try_emplace(Key, uint32_t(Convs.size()));
   if (New)
     Convs.push_back(S);

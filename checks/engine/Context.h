@@ -68,7 +68,7 @@ private:
   std::map<std::tuple<FnId, uint32_t, uint32_t, uint32_t, RegionKind>, int32_t>
       PredRegions;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t, FnId, bool, FnId,
-                      uint32_t, uint32_t, uint32_t>,
+                      uint32_t, uint32_t, uint32_t, bool>,
            uint32_t>
       ConvIds;
 };

@@ -89,13 +89,16 @@ struct ConvSite {
   SrcLoc HelperAt;     ///< ... at this conversion inside it,
   FnId MadeIn = -1;    ///< ... which is in this function (HelperAt's or,
                        ///< direct, At's: it follows from the position).
+  /// A raw address (WeakKind::Address), not a weak reference.
+  bool Address = false;
   /// Made by a helper the alias was handed to, inside its body.
   bool viaHelper() const {
     return Helper >= 0 && HelperAt.valid() && !(HelperAt == At);
   }
   bool operator==(const ConvSite &O) const {
     return At == O.At && Fn == O.Fn && Direct == O.Direct &&
-           Helper == O.Helper && HelperAt == O.HelperAt;
+           Helper == O.Helper && HelperAt == O.HelperAt &&
+           Address == O.Address;
   }
 };
 
@@ -184,6 +187,9 @@ struct BindFact {
   SrcLoc At;
   int32_t Region; ///< The task update or capture (Context::Regions).
   SrcLoc Via;     ///< The call that handed the memory to a callee's region.
+  /// The task reads the memory through a raw address taken here
+  /// (`t.data_ptr()`), not through the tensor.
+  SrcLoc Address;
 };
 struct PlaceUseFact {
   MemId Place;

@@ -176,6 +176,23 @@ private:
   bool isLocalMemory(MemId X) const {
     return M.key(X).Root == RootKind::Alloc && M.key(X).Path.empty();
   }
+  /// Two steps of paths that may name the same place: equal, or slots of
+  /// one container one of which has a key computed at run time.
+  static bool sameStep(uint32_t X, uint32_t Y) {
+    auto Any = [](uint32_t S) {
+      return S == MemTable::kElement || S == MemTable::kEverySlot;
+    };
+    return X == Y || (MemTable::isElement(X) && MemTable::isElement(Y) &&
+                      (Any(X) || Any(Y)));
+  }
+  /// A raw address of memory (`t.data_ptr()`), not a weak reference.
+  bool isAddress(const Atom &A) const {
+    return A.Kind == Atom::Weak && Cx.Convs[A.W].Address;
+  }
+  /// A weak reference the weak-ref checks judge.
+  bool isWeakRef(const Atom &A) const {
+    return A.Kind == Atom::Weak && !Cx.Convs[A.W].Address;
+  }
 
   /// Dst := V, noting the memory whose last strong holder Dst was.
   void assign(State &S, VarId Dst, Value V, SrcLoc At) {
@@ -349,6 +366,10 @@ private:
         // the read is one of that memory, which dies with its holders.
         for (auto [It, End] = heldAt(S, P); It != End; ++It)
           V.add(Atom::mem(It->second));
+        // The raw addresses stored there: the memory they point at.
+        for (const State::Address &Ad : S.Addressed)
+          if (Ad.Place == P || M.wildcard(Ad.Place) == M.wildcard(P))
+            V.add(Atom::weak(Ad.Memory, Ad.Conv));
       }
       if (V.empty())
         V.add(Atom::unknown());
@@ -378,7 +399,7 @@ private:
       Value V = get(S, I.A);
       for (const Atom &A : V) {
         SrcLoc DiedAt;
-        if (Emit && Rec && A.Kind == Atom::Weak && S.isDead(A.M, &DiedAt))
+        if (Emit && Rec && isWeakRef(A) && S.isDead(A.M, &DiedAt))
           Facts.Danglings.push_back(
               DanglingFact{A.W, A.M, DiedAt, I.Loc, S.Cap,
                            memSetHas(S.DeadBeforeCapture, A.M)});
@@ -513,8 +534,14 @@ private:
 
   void convert(State &S, const Inst &I) {
     Value V = get(S, I.A);
-    uint32_t C = Cx.conv(ConvSite{I.Loc, F, true, -1, SrcLoc(), F});
-    if (Emit)
+    // A raw address is taken of any memory, weakly held or not, and is no
+    // conversion the weak-ref checks judge; converting an address (from_blob
+    // over a pointer local) makes a weak reference of the memory behind it.
+    const bool Addr = I.Weak == WeakKind::Address;
+    ConvSite Site{I.Loc, F, true, -1, SrcLoc(), F};
+    Site.Address = Addr;
+    uint32_t C = Cx.conv(Site);
+    if (Emit && !Addr)
       judgeConversion(S, I, V);
     Value R;
     for (const Atom &A : V) {
@@ -525,7 +552,14 @@ private:
           memSetAdd(Watched, A.M);
         break;
       case Atom::Weak:
+        R.add(Addr || isAddress(A) ? Atom::weak(A.M, C) : A);
+        if (isLocalMemory(A.M))
+          memSetAdd(Watched, A.M);
+        break;
       case Atom::Null:
+        if (!Addr)
+          R.add(A);
+        break;
       case Atom::Unknown:
         R.add(A);
         break;
@@ -534,7 +568,8 @@ private:
     if (R.empty())
       R.add(Atom::unknown());
     assign(S, I.Dst, std::move(R), I.Loc);
-    noteProducer(I);
+    if (!Addr)
+      noteProducer(I);
   }
 
   /// The conversion or call that computed a temporary, for the edit that
@@ -556,7 +591,7 @@ private:
     // A weak reference converted again.
     bool Nested = nestedTemp(I.A) && WeakProducer[I.A]->Kind == Op::WeakRef;
     for (const Atom &A : V) {
-      if (A.Kind != Atom::Weak)
+      if (!isWeakRef(A))
         continue;
       const ConvSite &First = Cx.Convs[A.W];
       // Two primitives written in this function through a local: a visible
@@ -673,7 +708,7 @@ private:
     // A weak reference handed to a function that returns a weak reference
     // of that parameter: converted twice.
     for (const Atom &A : Callee.Returns) {
-      int P = A.Kind == Atom::Weak ? M.paramOf(A.M) : -1;
+      int P = isWeakRef(A) ? M.paramOf(A.M) : -1;
       if (P < 0 || size_t(P) >= Args.size() || !M.key(A.M).Path.empty())
         continue;
       // The same weak-ref function applied twice through a local of this
@@ -682,7 +717,7 @@ private:
       bool Named = ArgVar != NoVar && size_t(ArgVar) < Fn.VarNames.size() &&
                    !Fn.VarNames[ArgVar].empty();
       for (const Atom &Arg : Args[P])
-        if (Arg.Kind == Atom::Weak && !Reported && Record &&
+        if (isWeakRef(Arg) && !Reported && Record &&
             !(Named && Cx.Convs[Arg.W].Fn == F &&
               Cx.Convs[Arg.W].Helper == T.Fn)) {
           DoubleWeakFact D;
@@ -706,10 +741,10 @@ private:
       // conversion the caller sees is the call.
       bool ThroughResult = false;
       for (const Atom &A : Callee.Returns)
-        ThroughResult |= A.Kind == Atom::Weak && A.M == E.Of;
+        ThroughResult |= isWeakRef(A) && A.M == E.Of;
       SrcLoc ConvAt = ThroughResult ? I.Loc : E.At;
       for (const Atom &Arg : Args[AP]) {
-        if (K.Path.empty() && Arg.Kind == Atom::Weak && !Reported && Record &&
+        if (K.Path.empty() && isWeakRef(Arg) && !Reported && Record &&
             !ThroughResult) { // a returned conversion is judged above
           DoubleWeakFact D;
           D.At = I.Loc;
@@ -778,10 +813,11 @@ private:
       uint32_t C = 0;
       if (A.Kind == Atom::Weak) {
         const ConvSite Inner = Cx.Convs[A.W];
-        C = Cx.conv(ConvSite{CallAt, F, false, Callee,
-                             Inner.HelperAt.valid() ? Inner.HelperAt
-                                                    : Inner.At,
-                             Inner.MadeIn});
+        ConvSite Site{CallAt, F, false, Callee,
+                      Inner.HelperAt.valid() ? Inner.HelperAt : Inner.At,
+                      Inner.MadeIn};
+        Site.Address = Inner.Address;
+        C = Cx.conv(Site);
       }
       if (P < 0) {
         // A weak alias of memory the callee (or code it calls) made is the
@@ -897,14 +933,26 @@ private:
     // place is overwritten, when an exact one); a weak one leaves the
     // memory to its other holders.
     std::vector<MemId> Old;
-    if (exactPlace(Place))
+    if (exactPlace(Place)) {
       Old = release(S, Place, false);
+      llvm::erase_if(S.Addressed, [&](const State::Address &Ad) {
+        return Ad.Place == Place;
+      });
+    }
     for (const Atom &A : V) {
       if (A.Kind == Atom::Mem && isLocalMemory(A.M)) {
         std::pair<MemId, MemId> H{Place, A.M};
         auto It = std::lower_bound(S.Held.begin(), S.Held.end(), H);
         if (It == S.Held.end() || *It != H)
           S.Held.insert(It, H);
+      } else if (isAddress(A)) {
+        if (isLocalMemory(A.M)) {
+          State::Address Ad{Place, A.M, A.W};
+          auto It = std::lower_bound(S.Addressed.begin(), S.Addressed.end(),
+                                     Ad);
+          if (It == S.Addressed.end() || !(*It == Ad))
+            S.Addressed.insert(It, Ad);
+        }
       } else if (A.Kind == Atom::Weak && isLocalMemory(A.M) &&
                  !memSetHas(S.Escaped, A.M)) {
         memSetAdd(S.Pending, A.M);
@@ -925,11 +973,13 @@ private:
     if (!P)
       return;
     Value CV = close(V);
+    // An address held at a place makes no place below it anyone's.
+    CV.removeIf([&](const Atom &A) { return isAddress(A); });
     Cx.Contents[*P].join(CV);
     Cx.ContentsAll[M.wildcard(*P)].join(CV);
     int32_t Sized = -1;
     for (const Atom &A : CV) {
-      if (A.Kind == Atom::Weak && isLocalMemory(A.M))
+      if (isWeakRef(A) && isLocalMemory(A.M))
         Facts.WeakStores.push_back(WeakStoreFact{*P, A.M, A.W, At, Sp, C});
       if (A.Kind == Atom::Mem && isLocalMemory(A.M) && Sized < 0 &&
           !KeyPerLayer) {
@@ -968,7 +1018,9 @@ private:
     if (!Rec)
       return;
     for (const Atom &A : V) {
-      if (A.Kind != Atom::Mem || M.key(A.M).Root == RootKind::Alloc)
+      // An address read through is a use of the memory it points at.
+      if ((A.Kind != Atom::Mem && !isAddress(A)) ||
+          M.key(A.M).Root == RootKind::Alloc)
         continue;
       auto P = close(A.M);
       if (!P)
@@ -984,11 +1036,34 @@ private:
   void bind(State &S, const Value &V, SrcLoc At, int32_t Region,
             SrcLoc Via = SrcLoc()) {
     bool Capture = Cx.Regions[Region].Kind == RegionKind::Capture;
+    // What the operation is handed: the memory itself, the memory a raw
+    // address points at, and the memory whose addresses are stored in the
+    // objects it is handed (`launch(args)` after `args.ws = ws.data_ptr()`).
+    llvm::SmallVector<std::pair<MemId, SrcLoc>, 4> Handed;
     for (const Atom &A : V) {
+      if (A.Kind != Atom::Mem && A.Kind != Atom::Weak)
+        continue;
+      if (A.Kind == Atom::Mem)
+        Handed.push_back({A.M, SrcLoc()});
+      else if (isAddress(A))
+        Handed.push_back({A.M, Cx.Convs[A.W].At});
+      if (A.Kind != Atom::Mem)
+        continue;
+      const MemKey &Obj = M.key(A.M);
+      for (const State::Address &Ad : S.Addressed) {
+        const MemKey &K = M.key(Ad.Place);
+        if (K.Root == Obj.Root && K.A == Obj.A && K.B == Obj.B &&
+            K.Path.size() > Obj.Path.size() &&
+            std::equal(Obj.Path.begin(), Obj.Path.end(), K.Path.begin(),
+                       sameStep))
+          Handed.push_back({Ad.Memory, Cx.Convs[Ad.Conv].At});
+      }
+    }
+    for (const auto &[X, AddressAt] : Handed) {
+      Atom A = Atom::mem(X);
       // Device memory only: a list of arguments or an object of the
       // caller's is no address a task keeps.
-      if (A.Kind != Atom::Mem || !isLocalMemory(A.M) ||
-          !Cx.Allocs[M.key(A.M).A].Device)
+      if (!isLocalMemory(A.M) || !Cx.Allocs[M.key(A.M).A].Device)
         continue;
       // A capture binds only memory from outside the graph's pool: what
       // the capture allocated is the pool's.
@@ -997,7 +1072,7 @@ private:
       memSetAdd(S.Bound, A.M);
       memSetAdd(Watched, A.M);
       if (Emit && Rec)
-        Facts.Binds.push_back(BindFact{A.M, At, Region, Via});
+        Facts.Binds.push_back(BindFact{A.M, At, Region, Via, AddressAt});
     }
   }
 

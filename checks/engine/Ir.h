@@ -87,6 +87,11 @@ enum class AllocKind : uint8_t {
 enum class WeakKind : uint8_t {
   Primitive, ///< A catalog weak-ref primitive.
   FromBlob,  ///< `from_blob` over another tensor's memory, no deleter.
+  /// A raw address of A's memory (`t.data_ptr()`, a `void *`): it owns
+  /// nothing and is no weak reference the weak-ref checks judge, but a task
+  /// handed it (or an object a place of which holds it) is handed the
+  /// memory, which must be owned elsewhere while the graph uses it.
+  Address,
 };
 
 /// What a Test instruction computes into its Dst (a truth value a Branch

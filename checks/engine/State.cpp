@@ -113,7 +113,7 @@ bool State::operator==(const State &O) const {
   if (Reached != O.Reached || !(Cap == O.Cap) || Stream != O.Stream ||
       Empty != O.Empty || NonNull != O.NonNull || Escaped != O.Escaped ||
       Pending != O.Pending || Held != O.Held || Update != O.Update ||
-      Bound != O.Bound || InPool != O.InPool ||
+      Bound != O.Bound || InPool != O.InPool || Addressed != O.Addressed ||
       DeadBeforeCapture != O.DeadBeforeCapture || Vals.size() != O.Vals.size() ||
       Truths.size() != O.Truths.size() || Dead.size() != O.Dead.size())
     return false;
@@ -231,6 +231,18 @@ static bool joinReached(State &Into, const State &From) {
     Changed = true;
   }
   Changed |= unionInto(Into.Bound, From.Bound);
+  // Raw addresses stored at places: on some path.
+  if (Into.Addressed != From.Addressed) {
+    size_t N = Into.Addressed.size();
+    std::vector<State::Address> U;
+    std::set_union(Into.Addressed.begin(), Into.Addressed.end(),
+                   From.Addressed.begin(), From.Addressed.end(),
+                   std::back_inserter(U));
+    if (U.size() != N) {
+      Into.Addressed = std::move(U);
+      Changed = true;
+    }
+  }
   Changed |= unionInto(Into.InPool, From.InPool);
   Changed |= unionInto(Into.DeadBeforeCapture, From.DeadBeforeCapture);
   // Deaths: on some path.

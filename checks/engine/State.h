@@ -3,6 +3,7 @@
 #define TETHER_ENGINE_STATE_H
 
 #include "engine/Facts.h"
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -53,6 +54,21 @@ struct State {
   /// on every path to here. An exact place (no slot of a computed key)
   /// overwritten or cleared lets go of what it held.
   std::vector<std::pair<MemId, MemId>> Held;
+  /// A raw address of local memory stored at a place on some path
+  /// (`args.workspace = ws.data_ptr()`): it owns nothing, but an operation
+  /// handed the place (or an object it is below) is handed the memory.
+  struct Address {
+    MemId Place, Memory;
+    uint32_t Conv;
+    bool operator<(const Address &O) const {
+      return std::tie(Place, Memory, Conv) <
+             std::tie(O.Place, O.Memory, O.Conv);
+    }
+    bool operator==(const Address &O) const {
+      return Place == O.Place && Memory == O.Memory && Conv == O.Conv;
+    }
+  };
+  std::vector<Address> Addressed;
 
   const Value *get(VarId V) const;
   void set(VarId V, Value X);

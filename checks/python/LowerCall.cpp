@@ -497,6 +497,17 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
     if (info(Recv).Cls.empty() && isContainerMethod(Method) &&
         containerMethod(Method, Recv, RecvNode, As, N, Result))
       return Result;
+    if (Method == "data_ptr" && As.empty()) {
+      // A raw address of the tensor's memory: a task handed it is handed
+      // the memory, which the integer does not own.
+      VarId T = temp();
+      engine::Inst &I = emit(Op::WeakRef, N);
+      I.Dst = T;
+      I.A = Recv;
+      I.Weak = engine::WeakKind::Address;
+      I.Name = Spelled;
+      return T;
+    }
     if (isMetadataMethod(Method)) {
       lowerArgs(As);
       return constant(N);

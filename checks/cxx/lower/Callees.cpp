@@ -433,6 +433,18 @@ bool FunctionLowering::tensorMethod(const CallExpr *E, const CXXMethodDecl *M,
     set(E, Not, true);
     return true;
   }
+  // A raw address of the tensor's memory: a task handed it is handed the
+  // memory, which the address does not own.
+  if (N == "data_ptr" || N == "mutable_data_ptr" || N == "const_data_ptr") {
+    VarId A = value(Obj);
+    VarId T = temp(E, Op::WeakRef);
+    engine::Inst &I = F.Blocks[B.current()].Insts.back();
+    I.Weak = engine::WeakKind::Address;
+    I.A = A;
+    I.Name = N.str();
+    set(E, T);
+    return true;
+  }
   // The tensor Obj names now holds V: a store to its place, or a new value
   // of its local.
   auto Rebind = [&](VarId V) {
@@ -548,15 +560,29 @@ void FunctionLowering::externalCall(const CallExpr *E, const FunctionDecl *FD,
                                     const Expr *Obj,
                                     ArrayRef<const Expr *> Args) {
   std::string Name = FD->getNameAsString();
+  // What an operation reads: its tensors, and the raw addresses it is
+  // handed, directly (`void *`) or in an object of arguments it is handed
+  // by reference or pointer (`const AttnTaskArgs &`).
+  auto Reads = [&](const Expr *A) {
+    if (holdsTensor(A->getType()))
+      return true;
+    const Expr *S = A->IgnoreParenImpCasts();
+    QualType T = S->getType().getNonReferenceType();
+    if (T->isPointerType()) {
+      QualType P = T->getPointeeType();
+      return !P->isFunctionType() && !P->isAnyCharacterType();
+    }
+    return S->isLValue() && T->getAsCXXRecordDecl();
+  };
   auto UseOf = [&](const Expr *A) {
-    if (isa<CXXDefaultArgExpr>(A) || !holdsTensor(A->getType()))
+    if (isa<CXXDefaultArgExpr>(A) || !Reads(A))
       return;
     VarId V = value(A);
     engine::Inst &I = emit(Op::Use, A->getBeginLoc());
     I.A = V;
     I.Name = Name;
   };
-  if (Obj)
+  if (Obj && holdsTensor(Obj->getType()))
     UseOf(Obj);
   for (const Expr *A : Args)
     UseOf(A);

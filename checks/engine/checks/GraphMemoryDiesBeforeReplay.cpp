@@ -50,6 +50,11 @@ void checkGraphMemoryDiesBeforeReplay(const Query &Q,
       Fi.Loc = Cx.loc(At);
       Fi.Message = Capture ? msg::OutOfPoolDiesWarning
                            : msg::GraphMemoryDiesBeforeReplayWarning;
+      // The address is usually taken before the region, where the task's
+      // arguments are filled in.
+      if (Bind->Address.valid())
+        Fi.Notes.push_back(
+            Note{Cx.loc(Bind->Address), msg::RawAddressTakenHere});
       Fi.Notes.push_back(Note{Cx.loc(R.Begin), Capture
                                                    ? msg::CaptureBeginsHere
                                                    : msg::TaskUpdateBeginsHere});

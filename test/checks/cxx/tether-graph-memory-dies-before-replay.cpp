@@ -126,3 +126,76 @@ void update_with_view(aclrtStream stream, void *handle, const at::Tensor &q,
   npu_paged_attention(q, view);
   aclmdlRICaptureTaskUpdateEnd(stream);
 }
+
+//===--- raw addresses: an argument object a helper fills (road 6) --------===//
+// C++ graph executors hand the kernel `void *` members, not tensors. The
+// address owns nothing: the workspace still dies at the return.
+struct KernelArgs {
+  void *workspace = nullptr;
+  float *query = nullptr;
+};
+void launch_kernel(aclrtStream stream, const KernelArgs *args);
+void launch_raw(aclrtStream stream, void *ptr);
+void fill_args(KernelArgs &args, const at::Tensor &ws) {
+  args.workspace = ws.data_ptr();
+}
+void update_through_args(aclrtStream stream, void *handle, KernelArgs &args,
+                         int64_t n) {
+  at::Tensor workspace = at::empty({n});
+  fill_args(args, workspace);
+  aclmdlRICaptureTaskUpdateBegin(stream, handle);
+  launch_kernel(stream, &args);
+  aclmdlRICaptureTaskUpdateEnd(stream);
+}
+// CHECK: :[[@LINE-3]]:25: warning: memory bound into a graph task by a task update can die before the graph's next replay; the updated task keeps its address [tether-graph-memory-dies-before-replay]
+// CHECK: :[[@LINE-6]]:3: note: the task is handed a raw address of the memory, taken here; an address does not keep the memory alive
+// CHECK: :[[@LINE-6]]:3: note: task update begins here
+// CHECK: :[[@LINE-5]]:3: note: task update ends here
+// CHECK: :[[@LINE-5]]:1: note: the last strong reference to the memory dies here
+
+//===--- a typed address (`data_ptr<float>()`) per layer in a loop --------===//
+void update_typed(aclrtStream stream, const std::vector<void *> &handles,
+                  KernelArgs &args, int64_t n) {
+  for (void *handle : handles) {
+    at::Tensor query = at::empty({n});
+    args.query = query.data_ptr<float>();
+    aclmdlRICaptureTaskUpdateBegin(stream, handle);
+    launch_kernel(stream, &args);
+    aclmdlRICaptureTaskUpdateEnd(stream);
+  }
+}
+// CHECK: :[[@LINE-4]]:27: warning: memory bound into a graph task by a task update can die before the graph's next replay
+// CHECK: :[[@LINE-7]]:18: note: the task is handed a raw address of the memory, taken here; an address does not keep the memory alive
+// CHECK: :[[@LINE-7]]:5: note: task update begins here
+// CHECK: :[[@LINE-6]]:5: note: task update ends here
+// CHECK: :[[@LINE-6]]:3: note: the last strong reference to the memory dies here
+
+//===--- negative: the tensor is kept beside its address ------------------===//
+struct KeptArgs {
+  at::Tensor workspace;
+  KernelArgs args;
+};
+static KeptArgs g_kept_args;
+void update_keeping_args(aclrtStream stream, void *handle, int64_t n) {
+  at::Tensor workspace = at::empty({n});
+  g_kept_args.workspace = workspace;
+  g_kept_args.args.workspace = workspace.data_ptr();
+  aclmdlRICaptureTaskUpdateBegin(stream, handle);
+  launch_kernel(stream, &g_kept_args.args);
+  aclmdlRICaptureTaskUpdateEnd(stream);
+}
+
+//===--- negative: an address handed to eager work ------------------------===//
+void eager_raw(aclrtStream stream, int64_t n) {
+  at::Tensor workspace = at::empty({n});
+  launch_raw(stream, workspace.data_ptr());
+}
+
+//===--- negative: an address stored during a capture is no weak reference ===//
+static std::unordered_map<int64_t, void *> g_addresses;
+void capture_addresses(c10_npu::NPUGraph &graph, int64_t n) {
+  graph.capture_begin();
+  at::Tensor scratch = at::empty({n});
+  g_addresses[n] = scratch.data_ptr();
+  graph.capture_end();
+}

@@ -138,3 +138,57 @@ def make_graph(weight, batch):
     with torch.cuda.graph(g):
         y = torch.matmul(x, weight)
     return g, x, y
+
+
+# Raw addresses (road 6): a kernel binding handed `data_ptr()` integers, in
+# an argument object a helper fills. The integer owns nothing.
+class KernelArgs:
+    def __init__(self):
+        self.workspace = 0
+
+
+def fill_args(args, workspace):
+    args.workspace = workspace.data_ptr()
+
+
+def update_through_args(stream, handle, args, n):
+    workspace = torch.empty(n, dtype=torch.uint8)
+    fill_args(args, workspace)
+    torch.npu.graph_task_update_begin(stream, handle)
+    torch.ops.kernels.launch(stream, args)
+    torch.npu.graph_task_update_end(stream)
+# CHECK: :[[@LINE-2]]:38: warning: memory bound into a graph task by a task update can die before the graph's next replay; the updated task keeps its address [tether-graph-memory-dies-before-replay]
+# CHECK-NEXT: :[[@LINE-5]]:5: note: the task is handed a raw address of the memory, taken here; an address does not keep the memory alive
+# CHECK-NEXT: :[[@LINE-5]]:5: note: task update begins here
+# CHECK-NEXT: :[[@LINE-4]]:5: note: task update ends here
+# CHECK-NEXT: :[[@LINE-5]]:5: note: the last strong reference to the memory dies here
+
+
+# Fixed: the workspace is kept beside the graph with its address.
+_kept_workspaces = {}
+
+
+def update_keeping_args(stream, handle, args, n):
+    workspace = torch.empty(n, dtype=torch.uint8)
+    _kept_workspaces[n] = workspace
+    args.workspace = workspace.data_ptr()
+    torch.npu.graph_task_update_begin(stream, handle)
+    torch.ops.kernels.launch(stream, args)
+    torch.npu.graph_task_update_end(stream)
+
+
+# An address handed to eager work, outside any graph: nothing replays it.
+def eager_launch(stream, n):
+    workspace = torch.empty(n, dtype=torch.uint8)
+    torch.ops.kernels.launch_ptr(stream, workspace.data_ptr())
+
+
+# An address stored during a capture is no weak reference: the weak-ref
+# checks do not judge it, and nothing captured reads it.
+_addresses = {}
+
+
+def capture_addresses(graph, n):
+    with torch.npu.graph(graph):
+        scratch = torch.empty(n)
+        _addresses[n] = scratch.data_ptr()

@@ -60,6 +60,23 @@ class DecodeGraph:
         self.graph[batch_size] = (graph_obj, y)
         return y
 
+    # Bug: the same, with the pointer taken into a local first.
+    def capture_piece_local(self, layer, x, batch_size):
+        graph_obj = torch.cuda.CUDAGraph()
+        with self.torch_memory_saver.cuda_graph(graph_obj, pool=self.mempool):
+            o = layer(x)
+            ptr = o.data_ptr()
+            o_alias = ptr_to_tensor(ptr, o.numel() * o.element_size())
+            # CHECK: lightllm.py:[[@LINE-1]]:23: warning: weak reference made during graph capture to memory whose last strong reference can die before the capture ends [tether-weak-ref-before-capture-end]
+            # CHECK-NEXT: lightllm.py:[[@LINE-5]]:9: note: capture begins here
+            # CHECK-NEXT: lightllm.py:[[@LINE+3]]:13: note: the last strong reference to the memory dies here
+            # CHECK-NEXT: lightllm.py:[[@LINE+3]]:28: note: the weak reference is used by a later operation of the same capture here
+            # CHECK-NEXT: lightllm.py:[[@LINE+3]]:9: note: capture ends here
+            o = None
+            y = torch.relu(o_alias)
+        self.graph[batch_size] = (graph_obj, y)
+        return y
+
 
 
 # Bug: the main model's hiddens made no-ref inside the capture and read by
