@@ -25,11 +25,15 @@ public:
     F.VarNames.push_back(std::move(Name));
     return VarId(F.VarNames.size() - 1);
   }
-  VarId param(std::string Name, ClassId Class = -1) {
+  VarId param(std::string Name, ClassId Class = -1, ClassId Elem = -1) {
     VarId V = var(std::move(Name));
     F.NumParams = uint32_t(V + 1);
     F.ParamClass.resize(F.NumParams, -1);
     F.ParamClass[V] = Class;
+    if (Elem >= 0) {
+      F.ParamElemClass.resize(F.NumParams, -1);
+      F.ParamElemClass[V] = Elem;
+    }
     return V;
   }
 

@@ -897,11 +897,19 @@ private:
     int P = M.paramOf(X);
     if (P < 0)
       return X;
-    if (Cx.HasCallers[F] || size_t(P) >= Fn.ParamClass.size() ||
-        Fn.ParamClass[P] < 0)
+    if (Cx.HasCallers[F])
       return std::nullopt;
     const MemKey K = M.key(X);
-    return M.rebase(M.root(RootKind::Inst, uint32_t(Fn.ParamClass[P])), K, 0);
+    if (size_t(P) < Fn.ParamClass.size() && Fn.ParamClass[P] >= 0)
+      return M.rebase(M.root(RootKind::Inst, uint32_t(Fn.ParamClass[P])), K,
+                      0);
+    // An element of a container of a stated class (`runners:
+    // list[GraphRunner]`, `for r in runners`) is an object of that class.
+    if (size_t(P) < Fn.ParamElemClass.size() && Fn.ParamElemClass[P] >= 0 &&
+        !K.Path.empty() && MemTable::isElement(K.Path[0]))
+      return M.rebase(M.root(RootKind::Inst, uint32_t(Fn.ParamElemClass[P])),
+                      K, 1);
+    return std::nullopt;
   }
   Value close(const Value &V) {
     Value Out;

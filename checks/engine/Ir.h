@@ -210,6 +210,10 @@ struct Function {
   /// The in-tree class of each parameter when the code states it (the
   /// receiver, an annotation), else -1.
   std::vector<ClassId> ParamClass;
+  /// The in-tree class of each parameter's elements when the code states
+  /// it (`runners: list[GraphRunner]`, `std::vector<Layer *>`), else -1
+  /// (shorter than NumParams when none is stated).
+  std::vector<ClassId> ParamElemClass;
   std::vector<Block> Blocks; ///< Blocks[0] is the entry.
   SrcLoc Loc;                ///< The definition.
   SrcLoc EndLoc;             ///< Where its locals die when it falls off.

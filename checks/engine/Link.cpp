@@ -32,6 +32,8 @@ struct Renumber {
     F.Class = cls(F.Class);
     for (ClassId &C : F.ParamClass)
       C = cls(C);
+    for (ClassId &C : F.ParamElemClass)
+      C = cls(C);
     for (Block &B : F.Blocks) {
       loc(B.Term.Loc);
       for (Inst &I : B.Insts) {

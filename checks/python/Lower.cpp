@@ -582,7 +582,7 @@ void FnLowerer::run() {
         T.Cls = Fn.Class;
       else if (!ts_node_is_null(Decls[I].Type))
         T = Types.annotation(Mod, Decls[I].Type);
-      VarId V = B.param(Name, T.Cls);
+      VarId V = B.param(Name, T.Cls, T.Elem);
       Info.emplace_back();
       addClass(V, T);
       if (I == 0 && Fn.BoundMethod && ClassMethod && Fn.Class >= 0)

@@ -85,6 +85,29 @@ engine::ClassId TULowering::classOf(QualType T) {
   return classOf(T->getAsCXXRecordDecl());
 }
 
+/// The first template argument of a class template of namespace std
+/// named one of Names, or a null type.
+static QualType stdArgument(QualType T, std::initializer_list<StringRef> Names) {
+  const auto *S = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!S || !S->isInStdNamespace() || !S->getIdentifier() ||
+      llvm::find(Names, S->getName()) == Names.end())
+    return QualType();
+  const TemplateArgumentList &Args = S->getTemplateArgs();
+  if (Args.size() == 0 || Args[0].getKind() != TemplateArgument::Type)
+    return QualType();
+  return Args[0].getAsType();
+}
+
+engine::ClassId TULowering::elementClassOf(QualType T) {
+  QualType E = stdArgument(T, {"vector", "array", "deque", "list", "span"});
+  if (E.isNull())
+    return -1;
+  if (QualType P = stdArgument(E, {"shared_ptr", "unique_ptr"}); !P.isNull())
+    E = P;
+  return classOf(E);
+}
+
 engine::ClassId TULowering::classOf(const CXXRecordDecl *RD) {
   if (!RD || !RD->hasDefinition())
     return -1;

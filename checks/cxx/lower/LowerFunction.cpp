@@ -23,7 +23,8 @@ void FunctionLowering::params() {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isInstance())
     This = B.param("this", TU.classOf(MD->getParent()));
   for (const ParmVarDecl *P : FD->parameters())
-    Vars[P] = B.param(P->getName().str(), TU.classOf(P->getType()));
+    Vars[P] = B.param(P->getName().str(), TU.classOf(P->getType()),
+                      TU.elementClassOf(P->getType()));
   // A std::optional parameter may be empty whatever the callers pass: its
   // type says so. The entry forks on a value nothing tests; on one side
   // the parameter is the empty optional (from its declaration).

@@ -37,6 +37,9 @@ public:
   /// The in-TU class of a record (also through one pointer or reference),
   /// or -1.
   engine::ClassId classOf(clang::QualType T);
+  /// The in-tree class of the elements of a standard sequence of T
+  /// (`std::vector<Layer *>`, `std::array<std::shared_ptr<Layer>, N>`), or -1.
+  engine::ClassId elementClassOf(clang::QualType T);
   engine::ClassId classOf(const clang::CXXRecordDecl *RD);
   /// The class a member refers to when the member holds a reference its
   /// object was handed (Ir.h, Inst::Class on a Read), else -1: a reference
