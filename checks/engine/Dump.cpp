@@ -99,7 +99,9 @@ private:
       name(I);
       break;
     case Op::WeakRef:
-      OS << (I.Weak == WeakKind::FromBlob ? "from-blob " : "weak ")
+      OS << (I.Weak == WeakKind::FromBlob  ? "from-blob "
+             : I.Weak == WeakKind::Address ? "address "
+                                           : "weak ")
          << var(I.A);
       name(I);
       break;

@@ -338,7 +338,8 @@ bb3:
 }
 
 // from_blob over a tensor's data_ptr() (here through a pointer local) is a
-// weak reference of that tensor; with a deleter it is a fresh tensor. The two
+// weak reference of that tensor; with a deleter it is a fresh tensor. The
+// data_ptr() itself is a raw address of the tensor's memory. The two
 // arms of `?:` copy into one variable.
 TEST(CxxLower, FromBlobWithAndWithoutDeleter) {
   const char *Code = R"cpp(
@@ -377,16 +378,17 @@ at::Tensor blobs(at::Tensor &t, bool own) {
 bb0:
   goto bb1 @0:0
 bb1:
-  %4 = const @27:13
-  %3:p = copy %4 @27:9
+  %3 = address %0:t "data_ptr" @27:13
+  %4:p = copy %3 @27:9
   %5 = from-blob %0:t "from_blob" @28:18
   %6:w = copy %5 @28:14
-  %7 = alloc object "lambda" @29:51
-  %8 = alloc tensor "from_blob" @29:18
-  %9:o = copy %8 @29:14
+  %7 = address %0:t "data_ptr" @29:32
+  %8 = alloc object "lambda" @29:51
+  %9 = alloc tensor "from_blob" @29:18
+  %10:o = copy %9 @29:14
   br %1:own bb2 bb3 @30:10
 bb2:
-  %2 = copy %9:o @30:16
+  %2 = copy %10:o @30:16
   goto bb4 @0:0
 bb3:
   %2 = copy %6:w @30:20
