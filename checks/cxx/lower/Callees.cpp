@@ -566,13 +566,15 @@ void FunctionLowering::externalCall(const CallExpr *E, const FunctionDecl *FD,
   auto Reads = [&](const Expr *A) {
     if (holdsTensor(A->getType()))
       return true;
-    const Expr *S = A->IgnoreParenImpCasts();
-    QualType T = S->getType().getNonReferenceType();
+    // As passed: an array (`void *args[]`) decays to a pointer.
+    QualType T = A->getType().getNonReferenceType();
     if (T->isPointerType()) {
       QualType P = T->getPointeeType();
       return !P->isFunctionType() && !P->isAnyCharacterType();
     }
-    return S->isLValue() && T->getAsCXXRecordDecl();
+    const Expr *S = A->IgnoreParenImpCasts();
+    return S->isLValue() &&
+           S->getType().getNonReferenceType()->getAsCXXRecordDecl();
   };
   auto UseOf = [&](const Expr *A) {
     if (isa<CXXDefaultArgExpr>(A) || !Reads(A))

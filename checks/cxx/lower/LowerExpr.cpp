@@ -297,6 +297,24 @@ void FunctionLowering::expr(const Expr *E) {
   }
   if (const auto *L = dyn_cast<LambdaExpr>(E))
     return closure(L);
+  if (const auto *IL = dyn_cast<InitListExpr>(E);
+      IL && E->getType()->isArrayType() &&
+      E->getType()->getPointeeOrArrayElementType()->isPointerType()) {
+    // `void *args[] = {&query, &workspace}`: a kernel's argument array,
+    // each element the address of an argument (`&p` is what p holds, for
+    // where memory is held). A task handed the array reads what they hold.
+    VarId C = temp(E, Op::Alloc);
+    F.Blocks[B.current()].Insts.back().Alloc = engine::AllocKind::Container;
+    for (const Expr *Init : IL->inits()) {
+      VarId X = value(Init);
+      engine::Inst &S = emit(Op::Store, Init->getBeginLoc());
+      S.P.Kind = engine::PlaceRef::Element;
+      S.P.Base = C;
+      S.P.Spelling = "[]";
+      S.A = X;
+    }
+    return set(E, C);
+  }
   if (isa<CXXThrowExpr>(E)) {
     Throws = true;
     RetLoc = E->getBeginLoc();

@@ -199,3 +199,35 @@ void capture_addresses(c10_npu::NPUGraph &graph, int64_t n) {
   g_addresses[n] = scratch.data_ptr();
   graph.capture_end();
 }
+
+//===--- a kernel's argument array of addresses ---------------------------===//
+// `void *args[] = {&q, &ws}`: each element is the address of an argument;
+// a launch handed the array reads the memory those arguments point at.
+void launch_kernel_args(aclrtStream stream, void **args);
+void update_arg_array(aclrtStream stream, void *handle, const at::Tensor &q,
+                      int64_t n) {
+  at::Tensor workspace = at::empty({n});
+  void *ws = workspace.data_ptr();
+  void *qp = q.data_ptr();
+  void *args[] = {&qp, &ws, &n};
+  aclmdlRICaptureTaskUpdateBegin(stream, handle);
+  launch_kernel_args(stream, args);
+  aclmdlRICaptureTaskUpdateEnd(stream);
+}
+// CHECK: :[[@LINE-3]]:30: warning: memory bound into a graph task by a task update can die before the graph's next replay
+// CHECK: :[[@LINE-8]]:14: note: the task is handed a raw address of the memory, taken here; an address does not keep the memory alive
+// CHECK: :[[@LINE-6]]:3: note: task update begins here
+// CHECK: :[[@LINE-5]]:3: note: task update ends here
+// CHECK: :[[@LINE-5]]:1: note: the last strong reference to the memory dies here
+
+//===--- negative: the array's memory is kept beside the graph ------------===//
+static std::vector<at::Tensor> g_kept_for_args;
+void update_arg_array_kept(aclrtStream stream, void *handle, int64_t n) {
+  at::Tensor workspace = at::empty({n});
+  g_kept_for_args.push_back(workspace);
+  void *ws = workspace.data_ptr();
+  void *args[] = {&ws, &n};
+  aclmdlRICaptureTaskUpdateBegin(stream, handle);
+  launch_kernel_args(stream, args);
+  aclmdlRICaptureTaskUpdateEnd(stream);
+}

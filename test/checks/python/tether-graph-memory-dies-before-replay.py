@@ -192,3 +192,27 @@ def capture_addresses(graph, n):
     with torch.npu.graph(graph):
         scratch = torch.empty(n)
         _addresses[n] = scratch.data_ptr()
+
+
+# A tuple of addresses handed to the launch: it reads what they point at.
+def update_arg_tuple(stream, handle, query, n):
+    workspace = torch.empty(n, dtype=torch.uint8)
+    args = (query.data_ptr(), workspace.data_ptr(), n)
+    torch.npu.graph_task_update_begin(stream, handle)
+    torch.ops.kernels.launch_args(stream, args)
+    torch.npu.graph_task_update_end(stream)
+# CHECK: :[[@LINE-2]]:43: warning: memory bound into a graph task by a task update can die before the graph's next replay
+# CHECK-NEXT: :[[@LINE-5]]:31: note: the task is handed a raw address of the memory, taken here; an address does not keep the memory alive
+# CHECK-NEXT: :[[@LINE-5]]:5: note: task update begins here
+# CHECK-NEXT: :[[@LINE-4]]:5: note: task update ends here
+# CHECK-NEXT: :[[@LINE-5]]:5: note: the last strong reference to the memory dies here
+
+
+# Fixed: the workspace is kept beside the graph.
+def update_arg_tuple_kept(stream, handle, query, n):
+    workspace = torch.empty(n, dtype=torch.uint8)
+    _kept_workspaces[n] = workspace
+    args = (query.data_ptr(), workspace.data_ptr(), n)
+    torch.npu.graph_task_update_begin(stream, handle)
+    torch.ops.kernels.launch_args(stream, args)
+    torch.npu.graph_task_update_end(stream)
