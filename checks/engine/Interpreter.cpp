@@ -176,6 +176,12 @@ private:
   bool isLocalMemory(MemId X) const {
     return M.key(X).Root == RootKind::Alloc && M.key(X).Path.empty();
   }
+  /// Adds X to a sorted vector without repeats.
+  template <typename T> static void insertSorted(std::vector<T> &To, T X) {
+    auto It = std::lower_bound(To.begin(), To.end(), X);
+    if (It == To.end() || !(*It == X))
+      To.insert(It, std::move(X));
+  }
   /// Two steps of paths that may name the same place: equal, or slots of
   /// one container one of which has a key computed at run time.
   static bool sameStep(uint32_t X, uint32_t Y) {
@@ -949,18 +955,10 @@ private:
     }
     for (const Atom &A : V) {
       if (A.Kind == Atom::Mem && isLocalMemory(A.M)) {
-        std::pair<MemId, MemId> H{Place, A.M};
-        auto It = std::lower_bound(S.Held.begin(), S.Held.end(), H);
-        if (It == S.Held.end() || *It != H)
-          S.Held.insert(It, H);
+        insertSorted(S.Held, std::pair<MemId, MemId>{Place, A.M});
       } else if (isAddress(A)) {
-        if (isLocalMemory(A.M)) {
-          State::Address Ad{Place, A.M, A.W};
-          auto It = std::lower_bound(S.Addressed.begin(), S.Addressed.end(),
-                                     Ad);
-          if (It == S.Addressed.end() || !(*It == Ad))
-            S.Addressed.insert(It, Ad);
-        }
+        if (isLocalMemory(A.M))
+          insertSorted(S.Addressed, State::Address{Place, A.M, A.W});
       } else if (A.Kind == Atom::Weak && isLocalMemory(A.M) &&
                  !memSetHas(S.Escaped, A.M)) {
         memSetAdd(S.Pending, A.M);
@@ -1049,14 +1047,11 @@ private:
     // objects it is handed (`launch(args)` after `args.ws = ws.data_ptr()`).
     llvm::SmallVector<std::pair<MemId, SrcLoc>, 4> Handed;
     for (const Atom &A : V) {
-      if (A.Kind != Atom::Mem && A.Kind != Atom::Weak)
-        continue;
-      if (A.Kind == Atom::Mem)
-        Handed.push_back({A.M, SrcLoc()});
-      else if (isAddress(A))
+      if (isAddress(A))
         Handed.push_back({A.M, Cx.Convs[A.W].At});
       if (A.Kind != Atom::Mem)
         continue;
+      Handed.push_back({A.M, SrcLoc()});
       const MemKey &Obj = M.key(A.M);
       for (const State::Address &Ad : S.Addressed) {
         const MemKey &K = M.key(Ad.Place);

@@ -28,14 +28,19 @@ template <typename Vec> auto findDead(Vec &Dead, MemId M) {
 }
 
 /// Into := Into union From; returns whether anything was added.
-bool unionInto(MemSet &Into, const MemSet &From) {
-  bool Changed = false;
-  for (MemId M : From)
-    if (!memSetHas(Into, M)) {
-      memSetAdd(Into, M);
-      Changed = true;
-    }
-  return Changed;
+/// Into := Into union From, for sorted sets without repeats (memory ids,
+/// stored addresses). Returns whether Into grew.
+template <typename SortedSet>
+bool unionInto(SortedSet &Into, const SortedSet &From) {
+  if (Into == From)
+    return false;
+  SortedSet U;
+  std::set_union(Into.begin(), Into.end(), From.begin(), From.end(),
+                 std::back_inserter(U));
+  if (U.size() == Into.size())
+    return false;
+  Into = std::move(U);
+  return true;
 }
 
 /// Whether S has any trace of memory X: a path that never made it.
@@ -232,17 +237,7 @@ static bool joinReached(State &Into, const State &From) {
   }
   Changed |= unionInto(Into.Bound, From.Bound);
   // Raw addresses stored at places: on some path.
-  if (Into.Addressed != From.Addressed) {
-    size_t N = Into.Addressed.size();
-    std::vector<State::Address> U;
-    std::set_union(Into.Addressed.begin(), Into.Addressed.end(),
-                   From.Addressed.begin(), From.Addressed.end(),
-                   std::back_inserter(U));
-    if (U.size() != N) {
-      Into.Addressed = std::move(U);
-      Changed = true;
-    }
-  }
+  Changed |= unionInto(Into.Addressed, From.Addressed);
   Changed |= unionInto(Into.InPool, From.InPool);
   Changed |= unionInto(Into.DeadBeforeCapture, From.DeadBeforeCapture);
   // Deaths: on some path.

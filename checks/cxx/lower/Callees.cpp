@@ -129,6 +129,11 @@ static bool passesDeleter(const CallExpr *Call, const FunctionDecl *FD) {
   return false;
 }
 
+/// `t.data_ptr()` and its typed and const forms: a raw address of t's memory.
+static bool isDataPtr(StringRef N) {
+  return N == "data_ptr" || N == "mutable_data_ptr" || N == "const_data_ptr";
+}
+
 /// The tensor whose `data_ptr()` E is, directly or through a pointer local
 /// that keeps its initial value (`void *p = t.data_ptr(); from_blob(p,..)`).
 static const Expr *dataPtrOwner(const Expr *E, const FunctionDecl *FD,
@@ -147,7 +152,7 @@ static const Expr *dataPtrOwner(const Expr *E, const FunctionDecl *FD,
   if (!M || !M->getIdentifier())
     return nullptr;
   StringRef N = M->getName();
-  if (N != "data_ptr" && N != "mutable_data_ptr" && N != "const_data_ptr")
+  if (!isDataPtr(N))
     return nullptr;
   return MC->getImplicitObjectArgument();
 }
@@ -435,7 +440,7 @@ bool FunctionLowering::tensorMethod(const CallExpr *E, const CXXMethodDecl *M,
   }
   // A raw address of the tensor's memory: a task handed it is handed the
   // memory, which the address does not own.
-  if (N == "data_ptr" || N == "mutable_data_ptr" || N == "const_data_ptr") {
+  if (isDataPtr(N)) {
     VarId A = value(Obj);
     VarId T = temp(E, Op::WeakRef);
     engine::Inst &I = F.Blocks[B.current()].Insts.back();
@@ -505,9 +510,7 @@ bool FunctionLowering::tensorMethod(const CallExpr *E, const CXXMethodDecl *M,
   // What a handle says about its memory is not an operation on it.
   return llvm::StringSwitch<bool>(N)
       .Cases({"numel", "size", "sizes", "dim", "nbytes", "itemsize"}, true)
-      .Cases({"data_ptr", "mutable_data_ptr", "const_data_ptr", "strides",
-              "stride"},
-             true)
+      .Cases({"strides", "stride"}, true)
       .Cases({"options", "dtype", "device", "scalar_type", "is_contiguous"},
              true)
       .Cases({"storage_offset", "element_size", "use_count", "get_device",
