@@ -120,12 +120,21 @@ struct StoreEffect {
   CaptureState C;
   bool FirstFill = false;
   bool KeyPerLayer = false;
+  /// The same store but for what it stores (the spelling only names it):
+  /// one effect, its values joined.
+  bool sameSite(const StoreEffect &O) const {
+    return Place == O.Place && At == O.At && C == O.C &&
+           FirstFill == O.FirstFill && KeyPerLayer == O.KeyPerLayer;
+  }
 };
 struct ClearEffect {
   MemId Place;
   SrcLoc At;
   std::string Spelling;
   CaptureState C;
+  bool sameSite(const ClearEffect &O) const {
+    return Place == O.Place && At == O.At && C == O.C;
+  }
 };
 struct UseEffect {
   Value V;
@@ -137,6 +146,10 @@ struct UseEffect {
   /// The region that binds what the use reads, inside the callee: a task
   /// update, or the callee's own capture (-1: none there).
   int32_t BindRegion = -1;
+  bool sameSite(const UseEffect &O) const {
+    return At == O.At && C == O.C && Stream == O.Stream &&
+           SizeChecked == O.SizeChecked && BindRegion == O.BindRegion;
+  }
 };
 /// A weak-ref conversion of (a path below) a parameter, here or in a
 /// callee it is passed to.
@@ -155,11 +168,17 @@ struct Summary {
   std::vector<UseEffect> Uses;
   std::vector<ConvertEffect> Converts;
   MemSet Escapes; ///< Parameter memory kept alive by someone else.
-  /// A cheap fingerprint of everything above, for the fixpoint.
+  /// A cheap fingerprint of everything above, for the fixpoint: it only
+  /// grows, and grows whenever anything is added (an effect's values too).
   size_t size() const {
-    return Returns.atoms().size() + Stores.size() + Clears.size() +
-           Uses.size() + Converts.size() + Escapes.size() +
-           ReturnsCapturePredicate + ReturnsSessionPredicate;
+    size_t N = Returns.atoms().size() + Stores.size() + Clears.size() +
+               Uses.size() + Converts.size() + Escapes.size() +
+               ReturnsCapturePredicate + ReturnsSessionPredicate;
+    for (const StoreEffect &E : Stores)
+      N += E.V.atoms().size();
+    for (const UseEffect &E : Uses)
+      N += E.V.atoms().size();
+    return N;
   }
 };
 

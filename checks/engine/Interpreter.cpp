@@ -1,6 +1,7 @@
 //===- Interpreter.cpp - Abstract interpretation of one function ---------===//
 #include "engine/Interpreter.h"
 #include "engine/State.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include <optional>
 #include <set>
@@ -969,8 +970,9 @@ private:
       return;
     bool Replayed = involvesParam(Place) || involvesParam(V);
     if (Replayed)
-      Sum.Stores.push_back(
-          StoreEffect{Place, V, At, Sp, C, FirstFill, KeyPerLayer});
+      addEffect(Sum.Stores,
+                StoreEffect{Place, V, At, Sp, C, FirstFill, KeyPerLayer},
+                hashOf(At, C, Place));
     // A store of what the callers pass is judged where they call, with
     // their values, capture state and what they know to be empty.
     if (!Rec || (Replayed && Cx.HasCallers[F]))
@@ -1002,9 +1004,33 @@ private:
           At, Sp, C, Sized});
   }
 
+  /// A summary holds one effect per site (place, position, capture state):
+  /// what several paths store or use there is one effect of their values
+  /// joined. A recursive call applies the function's own summary again,
+  /// with paths one step deeper: kept apart, each round of its component
+  /// would add every combination of them (numpy's assert_equal, calling
+  /// itself on `actual[k]`, grew its summary threefold per round).
+  template <typename E>
+  void addEffect(std::vector<E> &Effects, E X, uint64_t Hash) {
+    llvm::SmallVector<uint32_t, 1> &Same = EffectIndex[{&Effects, Hash}];
+    for (uint32_t I : Same)
+      if (Effects[I].sameSite(X)) {
+        if constexpr (!std::is_same_v<E, ClearEffect>)
+          Effects[I].V.join(X.V);
+        return;
+      }
+    Same.push_back(uint32_t(Effects.size()));
+    Effects.push_back(std::move(X));
+  }
+  static uint64_t hashOf(SrcLoc At, const CaptureState &C, uint32_t Extra) {
+    return llvm::hash_combine(At.File, At.Line, At.Col, C.Mask, C.Region,
+                              C.SessionMask, C.Session, Extra);
+  }
+
   void clear(MemId Place, SrcLoc At, const std::string &Sp, CaptureState C) {
     if (involvesParam(Place))
-      Sum.Clears.push_back(ClearEffect{Place, At, Sp, C});
+      addEffect(Sum.Clears, ClearEffect{Place, At, Sp, C},
+                hashOf(At, C, Place));
     if (!Rec)
       return;
     if (auto P = close(Place))
@@ -1018,8 +1044,9 @@ private:
       bool AnyChecked = Checked;
       for (const Atom &A : V)
         AnyChecked |= A.Kind == Atom::Mem && memSetHas(SizeChecked, A.M);
-      Sum.Uses.push_back(
-          UseEffect{V, At, Sp, C, Stream, AnyChecked, BindRegion});
+      addEffect(Sum.Uses,
+                UseEffect{V, At, Sp, C, Stream, AnyChecked, BindRegion},
+                hashOf(At, C, uint32_t(Stream)));
     }
     if (!Rec)
       return;
@@ -1165,6 +1192,10 @@ private:
   std::vector<State> In;
   std::vector<uint32_t> Rpo, RpoIndex;
   MemSet Watched, SizeChecked;
+  /// The effects of Sum by hash (addEffect), per effect list.
+  llvm::DenseMap<std::pair<const void *, uint64_t>,
+                 llvm::SmallVector<uint32_t, 1>>
+      EffectIndex;
   /// The capture regions this function opened (their graphs, for returns).
   std::vector<int32_t> OwnCaptures;
   llvm::DenseMap<MemId, std::string> Spelling;

@@ -640,3 +640,34 @@ TEST(EngineTest, RawAddressHandsTheMemoryAndOwnsNothing) {
           << Got;
   }
 }
+
+/// numpy's assert_equal calls itself on `actual[k]`, `actual[0]`, ... : a
+/// recursive summary applied to itself, each round one step deeper. Its
+/// effects are one per site, their values joined, so the summary stays the
+/// size of the body (it grew threefold per round, to gigabytes).
+TEST(EngineTest, RecursiveCallsOnElementsKeepTheSummarySmall) {
+  Prog Pr;
+  FnId F = Pr.fn("assert_equal");
+  {
+    B Bd(Pr.P.Functions[F]);
+    VarId Actual = Bd.FB.param("actual");
+    VarId Desired = Bd.FB.param("desired");
+    Bd.use(Actual, L(2, 5));
+    for (uint32_t Call = 0; Call < 3; ++Call) {
+      VarId A = Bd.get(Actual, L(3 + Call, 18), "actual[k]");
+      VarId D = Bd.get(Desired, L(3 + Call, 29), "desired[k]");
+      Bd.call(F, {A, D}, L(3 + Call, 5));
+      Bd.storeElem(Desired, A, L(3 + Call, 40), "desired[k]");
+    }
+    Bd.FB.ret(NoVar, L(9, 1));
+  }
+  Context Cx(Pr.P, Options{});
+  summarize(Cx);
+  const Summary &S = Cx.Sums[F];
+  // One use at 2:5 (what each call hands it, joined), and per store site
+  // one store for each depth of the place stored (`desired[k]`, its
+  // callee's `desired[k][k]`, ... cut at kMaxPath).
+  EXPECT_EQ(S.Uses.size(), 1u);
+  EXPECT_EQ(S.Stores.size(), 3u * kMaxPath);
+  EXPECT_LT(S.size(), 200u);
+}
