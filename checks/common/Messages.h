@@ -106,6 +106,8 @@ inline constexpr const char *OutOfPoolDiesWarning =
     "can die while the graph lives; the graph keeps its address";
 inline constexpr const char *BoundIntoCapturedTask =
     "the memory is read by a captured task here";
+inline constexpr const char *HeldOnlyByObject =
+    "the memory is held only by the object made here, and dies with it";
 inline constexpr const char *RawAddressTakenHere =
     "the task is handed a raw address of the memory, taken here; an address "
     "does not keep the memory alive";

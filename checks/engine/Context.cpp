@@ -33,7 +33,8 @@ Context::Context(const Program &P, Options O) : P(P), Opts(std::move(O)) {
                                      In.Kind == Op::Alloc ? In.Alloc
                                                           : AllocKind::Tensor,
                                      In.Kind == Op::Alloc && In.SizedByCaller,
-                                     In.Kind == Op::Alloc && In.Device});
+                                     In.Kind == Op::Alloc && In.Device,
+                                     In.Kind == Op::Alloc ? In.Class : -1});
         }
         for (const CallTarget &T : In.Targets)
           if (T.Fn >= 0 && size_t(T.Fn) < N)

@@ -108,6 +108,10 @@ struct AllocSite {
   AllocKind Kind = AllocKind::Tensor;
   bool SizedByCaller = false;
   bool Device = false; ///< Known device memory (Inst::Device).
+  /// An object built by a constructor of this in-tree class: each run of
+  /// the site makes one object whose fields hold what it was given (and
+  /// die with it), which the program-wide facts name as the class's place.
+  ClassId Class = -1;
 };
 
 // --- Summary effects (in the callee's terms) ------------------------------
@@ -198,6 +202,9 @@ struct DeathFact {
   CaptureState C;
   bool AfterWeakStore; ///< On a path that stored a weak alias of it.
   bool AfterBind = false; ///< On a path that bound it into an updated task.
+  /// Where the object (or container) was made whose death took this
+  /// memory along, when only that object held it; else invalid.
+  SrcLoc HeldBy;
 };
 /// Local memory an operation inside a task update uses: the updated task
 /// keeps its address for every later replay.

@@ -177,6 +177,44 @@ private:
   bool isLocalMemory(MemId X) const {
     return M.key(X).Root == RootKind::Alloc && M.key(X).Path.empty();
   }
+  /// Local memory that holds other memory in its fields or slots (an object
+  /// a constructor built, a container literal): what only it holds dies
+  /// with it. Not the result of unknown code, which may be shared.
+  bool isHolder(MemId X) const {
+    if (!isLocalMemory(X))
+      return false;
+    AllocKind K = Cx.Allocs[M.key(X).A].Kind;
+    return K == AllocKind::Object || K == AllocKind::Container;
+  }
+  /// Whether place P is Obj or a field, slot or deeper place below it.
+  bool within(MemId P, MemId Obj) const {
+    const MemKey &K = M.key(P), &O = M.key(Obj);
+    return K.Root == O.Root && K.A == O.A && K.B == O.B &&
+           K.Path.size() >= O.Path.size() &&
+           std::equal(O.Path.begin(), O.Path.end(), K.Path.begin(), sameStep);
+  }
+  /// Whether the death of X matters: X is watched, or it is a holder whose
+  /// places hold (perhaps through further holders) watched memory.
+  bool watched(const State &S, MemId X) const {
+    if (memSetHas(Watched, X))
+      return true;
+    if (!isHolder(X))
+      return false;
+    // Breadth first over what the holders hold, a few holders deep (each
+    // is one scan of Held).
+    llvm::SmallVector<MemId, 8> Work{X};
+    for (size_t I = 0; I < Work.size() && I < 8; ++I) {
+      if (I && memSetHas(Watched, Work[I]))
+        return true;
+      if (I && !isHolder(Work[I]))
+        continue;
+      for (const auto &[P, Y] : S.Held)
+        if (M.key(P).Path.size() && within(P, Work[I]) &&
+            std::find(Work.begin(), Work.end(), Y) == Work.end())
+          Work.push_back(Y);
+    }
+    return false;
+  }
   /// Adds X to a sorted vector without repeats.
   template <typename T> static void insertSorted(std::vector<T> &To, T X) {
     auto It = std::lower_bound(To.begin(), To.end(), X);
@@ -218,7 +256,7 @@ private:
 
   void dropHolder(State &S, const Value &Old, SrcLoc At) {
     for (const Atom &A : Old) {
-      if (A.Kind != Atom::Mem || !memSetHas(Watched, A.M) || S.isDead(A.M))
+      if (A.Kind != Atom::Mem || S.isDead(A.M) || !watched(S, A.M))
         continue;
       if (!heldBySomeVar(S, A.M))
         die(S, A.M, At, false);
@@ -283,14 +321,17 @@ private:
     });
     return Let;
   }
-  /// Memory let go of at At that nothing else holds dies there.
-  void letGo(State &S, const std::vector<MemId> &Let, SrcLoc At) {
+  /// Memory let go of at At that nothing else holds dies there (HeldBy:
+  /// where the object was made whose death let go of it).
+  void letGo(State &S, const std::vector<MemId> &Let, SrcLoc At,
+             SrcLoc HeldBy = SrcLoc()) {
     for (MemId X : Let)
-      if (memSetHas(Watched, X) && !S.isDead(X) && !heldBySomeVar(S, X))
-        die(S, X, At, false);
+      if (!S.isDead(X) && watched(S, X) && !heldBySomeVar(S, X))
+        die(S, X, At, false, HeldBy);
   }
 
-  void die(State &S, MemId X, SrcLoc At, bool AtReturn) {
+  void die(State &S, MemId X, SrcLoc At, bool AtReturn,
+           SrcLoc HeldBy = SrcLoc()) {
     // Someone outside, or a place, still holds it.
     if (memSetHas(S.Escaped, X) || heldByPlace(S, X))
       return;
@@ -298,7 +339,20 @@ private:
     if (Emit && Rec)
       Facts.Deaths.push_back(DeathFact{X, At, AtReturn, S.Cap,
                                        memSetHas(S.Pending, X),
-                                       memSetHas(S.Bound, X)});
+                                       memSetHas(S.Bound, X), HeldBy});
+    if (!isHolder(X))
+      return;
+    // What only the dead object's fields (the container's slots) held
+    // dies with it: a `Seqlen` built before the capture takes the buffers
+    // its constructor made along.
+    std::vector<MemId> Let;
+    llvm::erase_if(S.Held, [&](const std::pair<MemId, MemId> &H) {
+      bool Below = M.key(H.first).Path.size() && within(H.first, X);
+      if (Below)
+        Let.push_back(H.second);
+      return Below;
+    });
+    letGo(S, Let, At, Cx.Allocs[M.key(X).A].At);
   }
 
   llvm::SmallVector<MemId, 2> places(const State &S, const PlaceRef &P) {
@@ -338,13 +392,12 @@ private:
       break;
     }
     case Op::Alloc: {
-      MemId X = I.Class >= 0
-                    ? M.root(RootKind::Inst, uint32_t(I.Class))
-                    : M.root(RootKind::Alloc, uint32_t(Cx.allocSite(F, B, Idx)));
+      // An object too is the site's own: it dies with its last holder, and
+      // the facts name it as its class's place (close()).
+      MemId X = M.root(RootKind::Alloc, uint32_t(Cx.allocSite(F, B, Idx)));
       // The site's memory of a loop's next iteration is alive again (what
       // held the last one still counts: the site stands for both).
-      if (I.Class < 0)
-        S.revive(X);
+      S.revive(X);
       madeInCapture(S, Value(Atom::mem(X)));
       assign(S, I.Dst, Value(Atom::mem(X)), I.Loc);
       break;
@@ -785,6 +838,13 @@ private:
     }
     for (const StoreEffect &E : Callee.Stores) {
       Value V = subst(E.V, Args, T.Fn, I.Loc);
+      // Memory the call itself made (a constructor's buffers) comes from
+      // the graph's pool when the call runs inside this function's capture.
+      Value Made;
+      for (const Atom &A : E.V)
+        if (A.Kind == Atom::Mem && M.paramOf(A.M) < 0 && isLocalMemory(A.M))
+          Made.add(A);
+      madeInCapture(S, Made);
       for (MemId P : substPlace(E.Place, Args))
         store(S, P, V, E.At, E.Spelling, E.C.through(S.Cap),
               E.FirstFill || memSetHas(S.Empty, P), E.KeyPerLayer);
@@ -902,8 +962,16 @@ private:
   /// an object of its stated class, or nothing anyone else names.
   std::optional<MemId> close(MemId X) {
     int P = M.paramOf(X);
-    if (P < 0)
+    if (P < 0) {
+      // A place of an object a constructor built here is, to the rest of
+      // the program, that place of every object of its class. (A copy:
+      // interning the class's root may move the table.)
+      const MemKey K = M.key(X);
+      if (K.Root == RootKind::Alloc && Cx.Allocs[K.A].Class >= 0)
+        return M.rebase(
+            M.root(RootKind::Inst, uint32_t(Cx.Allocs[K.A].Class)), K, 0);
       return X;
+    }
     if (Cx.HasCallers[F])
       return std::nullopt;
     const MemKey K = M.key(X);
@@ -1052,11 +1120,10 @@ private:
       return;
     for (const Atom &A : V) {
       // An address read through is a use of the memory it points at.
-      if ((A.Kind != Atom::Mem && !isAddress(A)) ||
-          M.key(A.M).Root == RootKind::Alloc)
+      if (A.Kind != Atom::Mem && !isAddress(A))
         continue;
       auto P = close(A.M);
-      if (!P)
+      if (!P || M.key(*P).Root == RootKind::Alloc)
         continue;
       Facts.Uses.push_back(PlaceUseFact{
           *P, At, Sp, C, Stream, Checked || memSetHas(SizeChecked, A.M)});
@@ -1079,17 +1146,22 @@ private:
       if (A.Kind != Atom::Mem)
         continue;
       Handed.push_back({A.M, SrcLoc()});
-      const MemKey &Obj = M.key(A.M);
-      for (const State::Address &Ad : S.Addressed) {
-        const MemKey &K = M.key(Ad.Place);
-        if (K.Root == Obj.Root && K.A == Obj.A && K.B == Obj.B &&
-            K.Path.size() > Obj.Path.size() &&
-            std::equal(Obj.Path.begin(), Obj.Path.end(), K.Path.begin(),
-                       sameStep))
+      size_t Depth = M.key(A.M).Path.size();
+      for (const State::Address &Ad : S.Addressed)
+        if (M.key(Ad.Place).Path.size() > Depth && within(Ad.Place, A.M))
           Handed.push_back({Ad.Memory, Cx.Convs[Ad.Conv].At});
-      }
+      // And the memory this function stored at the place, or in the fields
+      // of the object (`attention(q, seqlen)` reads `seqlen.cu_seqlen_q`).
+      for (const auto &[P, Y] : S.Held)
+        if (within(P, A.M))
+          Handed.push_back({Y, SrcLoc()});
     }
-    for (const auto &[X, AddressAt] : Handed) {
+    for (size_t K = 0; K < Handed.size(); ++K) {
+      auto [X, AddressAt] = Handed[K];
+      // Handed twice (read here and held here): bound once.
+      if (std::any_of(Handed.begin(), Handed.begin() + K,
+                      [&](const auto &H) { return H.first == X; }))
+        continue;
       Atom A = Atom::mem(X);
       // Device memory only: a list of arguments or an object of the
       // caller's is no address a task keeps.
@@ -1173,8 +1245,7 @@ private:
     std::vector<MemId> Dying;
     for (const auto &[V, Val] : S.Vals)
       for (const Atom &A : Val)
-        if (A.Kind == Atom::Mem && memSetHas(Watched, A.M) &&
-            !S.isDead(A.M) &&
+        if (A.Kind == Atom::Mem && !S.isDead(A.M) && watched(S, A.M) &&
             std::find(Dying.begin(), Dying.end(), A.M) == Dying.end())
           Dying.push_back(A.M);
     for (MemId X : Dying)

@@ -315,6 +315,10 @@ void FunctionLowering::expr(const Expr *E) {
     }
     return set(E, C);
   }
+  if (const auto *IL = dyn_cast<InitListExpr>(E))
+    if (const auto *RD = E->getType()->getAsCXXRecordDecl();
+        RD && !RD->isUnion() && TU.classOf(RD) >= 0)
+      return aggregate(IL, RD);
   if (isa<CXXThrowExpr>(E)) {
     Throws = true;
     RetLoc = E->getBeginLoc();
@@ -363,6 +367,36 @@ void FunctionLowering::closure(const LambdaExpr *L) {
     S.A = V;
   }
   set(L, Obj);
+}
+
+void FunctionLowering::aggregate(const InitListExpr *IL,
+                                 const CXXRecordDecl *RD) {
+  // `GraphEntry{&graph, seqlen}`: a fresh object of the class whose fields
+  // hold the initialisers, in declaration order after the bases'.
+  const std::string Name = RD->getName().str();
+  VarId Obj = temp(IL, Op::Alloc);
+  engine::Inst &A = F.Blocks[B.current()].Insts.back();
+  A.Alloc = engine::AllocKind::Object;
+  A.Class = TU.classOf(RD);
+  A.Name = Name;
+  unsigned Next = RD->getNumBases();
+  for (const FieldDecl *Fd : RD->fields()) {
+    if (Next >= IL->getNumInits())
+      break;
+    const Expr *Init = IL->getInit(Next++);
+    if (Fd->isUnnamedBitField() || isa<ImplicitValueInitExpr>(Init))
+      continue;
+    VarId X = value(Init);
+    if (X == NoVar)
+      continue;
+    engine::Inst &S = emit(Op::Store, Init->getBeginLoc());
+    S.P.Kind = engine::PlaceRef::Field;
+    S.P.Base = Obj;
+    S.P.Name = Fd->getName().str();
+    S.P.Spelling = Name + "." + S.P.Name;
+    S.A = X;
+  }
+  set(IL, Obj);
 }
 
 void FunctionLowering::declRef(const DeclRefExpr *E) {

@@ -124,6 +124,7 @@ private:
                bool Equal, bool Ordering);
   void construct(const clang::CXXConstructExpr *E);
   void closure(const clang::LambdaExpr *L);
+  void aggregate(const clang::InitListExpr *IL, const clang::CXXRecordDecl *RD);
   bool inLambda() const;
 
   // Callees.cpp: what a call means.

@@ -65,6 +65,8 @@ void checkGraphMemoryDiesBeforeReplay(const Query &Q,
       if (R.End.valid())
         Fi.Notes.push_back(Note{Cx.loc(R.End), Capture ? msg::CaptureEndsHere
                                                        : msg::TaskUpdateEndsHere});
+      if (D.HeldBy.valid())
+        Fi.Notes.push_back(Note{Cx.loc(D.HeldBy), msg::HeldOnlyByObject});
       Fi.Notes.push_back(Note{Cx.loc(D.At), msg::LastStrongRefDies});
       Out.push_back(std::move(Fi));
     }

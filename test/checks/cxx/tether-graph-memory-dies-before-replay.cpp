@@ -231,3 +231,40 @@ void update_arg_array_kept(aclrtStream stream, void *handle, int64_t n) {
   launch_kernel_args(stream, args);
   aclmdlRICaptureTaskUpdateEnd(stream);
 }
+
+//===--- an object whose constructor allocates, dying at its scope's end --===//
+struct CuSeqlens {
+  at::Tensor cu_seqlens;
+  explicit CuSeqlens(int64_t n) : cu_seqlens(at::zeros({n + 1})) {}
+};
+static std::unordered_map<int64_t, c10_npu::NPUGraph *> g_graphs;
+void capture_with_temporary(c10_npu::NPUGraph *graph, const at::Tensor &q,
+                            int64_t n) {
+  {
+    CuSeqlens seqlens(n);
+    graph->capture_begin();
+    npu_paged_attention(q, seqlens.cu_seqlens);
+    graph->capture_end();
+  }
+  g_graphs[n] = graph;
+}
+// CHECK: :[[@LINE-5]]:28: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address
+// CHECK: :[[@LINE-7]]:5: note: capture begins here
+// CHECK: :[[@LINE-6]]:5: note: capture ends here
+// CHECK: :[[@LINE-10]]:15: note: the memory is held only by the object made here, and dies with it
+// CHECK: :[[@LINE-7]]:3: note: the last strong reference to the memory dies here
+
+//===--- negative: the object is moved into the graph's entry -------------===//
+struct SeqlensEntry {
+  c10_npu::NPUGraph *graph;
+  CuSeqlens seqlens;
+};
+static std::unordered_map<int64_t, SeqlensEntry> g_entries;
+void capture_keeping_object(c10_npu::NPUGraph *graph, const at::Tensor &q,
+                            int64_t n) {
+  CuSeqlens seqlens(n);
+  graph->capture_begin();
+  npu_paged_attention(q, seqlens.cu_seqlens);
+  graph->capture_end();
+  g_entries.emplace(n, SeqlensEntry{graph, std::move(seqlens)});
+}

@@ -1,4 +1,6 @@
 # RUN: not %tether check %s | FileCheck %s --implicit-check-not=warning: --implicit-check-not=note:
+import dataclasses
+
 import torch
 import torch_npu
 
@@ -216,3 +218,62 @@ def update_arg_tuple_kept(stream, handle, query, n):
     torch.npu.graph_task_update_begin(stream, handle)
     torch.ops.kernels.launch_args(stream, args)
     torch.npu.graph_task_update_end(stream)
+
+
+# An object whose constructor allocates its buffers, built before the
+# capture: it and its buffers die at the return while the graph is kept.
+class CuSeqlens:
+    def __init__(self, lengths):
+        self.cu_seqlens = torch.zeros(lengths.shape[0] + 1, dtype=torch.int32)
+
+
+_graphs = {}
+
+
+def capture_with_temporary(graph, query, lengths, bs):
+    seqlens = CuSeqlens(lengths)
+    with torch.npu.graph(graph):
+        torch_npu._npu_paged_attention(query, seqlens.cu_seqlens)
+    _graphs[bs] = graph
+# CHECK: :[[@LINE-2]]:47: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address
+# CHECK-NEXT: :[[@LINE-4]]:5: note: capture begins here
+# CHECK-NEXT: :[[@LINE-3]]:5: note: capture ends here
+# CHECK-NEXT: :[[@LINE-7]]:15: note: the memory is held only by the object made here, and dies with it
+# CHECK-NEXT: :[[@LINE-5]]:5: note: the last strong reference to the memory dies here
+
+
+# A dataclass-like holder filled by its fields, kept in a local list that
+# dies at the return: the list takes the object along, and the object its
+# buffer.
+@dataclasses.dataclass
+class Packed:
+    workspace: torch.Tensor
+
+
+def capture_with_local_list(graph, query, n, bs):
+    held = [Packed(workspace=torch.empty(n, dtype=torch.uint8))]
+    with torch.npu.graph(graph):
+        torch_npu._npu_paged_attention(query, held[0].workspace)
+    _graphs[bs] = graph
+# CHECK: :[[@LINE-2]]:47: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address
+# CHECK-NEXT: :[[@LINE-4]]:5: note: capture begins here
+# CHECK-NEXT: :[[@LINE-3]]:5: note: capture ends here
+# CHECK-NEXT: :[[@LINE-7]]:13: note: the memory is held only by the object made here, and dies with it
+# CHECK-NEXT: :[[@LINE-5]]:5: note: the last strong reference to the memory dies here
+
+
+# Fixed: the object goes back to the caller, or to code that may keep it.
+def capture_returning_object(graph, query, lengths, bs):
+    seqlens = CuSeqlens(lengths)
+    with torch.npu.graph(graph):
+        torch_npu._npu_paged_attention(query, seqlens.cu_seqlens)
+    _graphs[bs] = graph
+    return seqlens
+
+
+def capture_handing_object(graph, query, lengths, bs, registry):
+    seqlens = CuSeqlens(lengths)
+    registry.register(bs, seqlens)
+    with torch.npu.graph(graph):
+        torch_npu._npu_paged_attention(query, seqlens.cu_seqlens)
+    _graphs[bs] = graph

@@ -641,6 +641,54 @@ TEST(EngineTest, RawAddressHandsTheMemoryAndOwnsNothing) {
   }
 }
 
+/// An object a constructor built holds what its fields were given: when the
+/// object's last holder dies, a buffer only it held dies too (TGI's Seqlen,
+/// its cumulative lengths read by a captured kernel). Kept in a global,
+/// the object keeps the buffer; a graph that dies with the object leaves
+/// nothing to replay.
+TEST(EngineTest, ObjectTakesWhatOnlyItHeldAlong) {
+  for (int Form : {0, 1, 2}) { // 0: a local object; 1: kept; 2: local graph
+    Prog Pr;
+    Pr.P.Classes.push_back(Class{"Seqlen", {}, false});
+    FnId F = Pr.fn("capture");
+    {
+      B Bd(Pr.P.Functions[F]);
+      Bd.FB.param("graph");
+      VarId Graph = 0;
+      if (Form == 2)
+        Graph = Bd.alloc(AllocKind::Object, L(2, 13), "graph");
+      VarId Obj = Bd.alloc(AllocKind::Object, L(3, 15), "seqlen");
+      Pr.P.Functions[F].Blocks[0].Insts.back().Class = 0;
+      VarId Buf = Bd.alloc(AllocKind::Tensor, L(4, 23));
+      Inst &St = Bd.FB.emit(Op::Store, L(4, 5));
+      St.P.Kind = PlaceRef::Field;
+      St.P.Base = Obj;
+      St.P.Name = "cu_seqlens";
+      St.P.Spelling = "seqlen.cu_seqlens";
+      St.A = Buf;
+      if (Form == 1)
+        Bd.storeGlobal("t._KEEP", Obj, L(5, 5));
+      Inst &Begin = Bd.FB.emit(Op::RegionBegin, L(6, 5));
+      Begin.Region = RegionKind::Capture;
+      Begin.A = Graph;
+      Bd.use(Bd.field(Obj, "cu_seqlens", L(7, 20), "seqlen.cu_seqlens"),
+             L(7, 20));
+      Bd.FB.emit(Op::RegionEnd, L(8, 5)).Region = RegionKind::Capture;
+      Bd.FB.ret(NoVar, L(9, 1));
+    }
+    EXPECT_EQ(render(analyze(Pr.P)),
+              Form != 0 ? ""
+                        : "7:20 tether-graph-memory-dies-before-replay\n"
+                          "  6:5 capture begins here\n"
+                          "  8:5 capture ends here\n"
+                          "  3:15 the memory is held only by the object made "
+                          "here, and dies with it\n"
+                          "  9:1 the last strong reference to the memory dies "
+                          "here\n")
+        << "form " << Form;
+  }
+}
+
 /// numpy's assert_equal calls itself on `actual[k]`, `actual[0]`, ... : a
 /// recursive summary applied to itself, each round one step deeper. Its
 /// effects are one per site, their values joined, so the summary stays the
