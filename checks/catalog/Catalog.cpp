@@ -91,6 +91,7 @@ void Catalog::mergeFrom(const Catalog &O) {
   }
   extend(CapturePairs, O.CapturePairs);
   extend(TaskUpdatePairs, O.TaskUpdatePairs);
+  extend(TaskUpdateCalls, O.TaskUpdateCalls);
   extend(SessionPairs, O.SessionPairs);
   extend(SessionContexts, O.SessionContexts);
   extend(SessionPredicates, O.SessionPredicates);
@@ -149,6 +150,7 @@ static llvm::Error checkOptions(const Catalog &Extra) {
     }
   const std::pair<const char *, const std::vector<std::string> *> Lists[] = {
       {"CaptureGuards", &Extra.CaptureGuards},
+      {"TaskUpdateCalls", &Extra.TaskUpdateCalls},
       {"CaptureContexts", &Extra.CaptureContexts},
       {"CapturePredicates", &Extra.CapturePredicates},
       {"SessionPredicates", &Extra.SessionPredicates},
@@ -186,6 +188,7 @@ CompiledCatalog::CompiledCatalog(const Catalog &C)
       CaptureEnds(ends(C.CapturePairs)),
       TaskUpdateBegins(begins(C.TaskUpdatePairs)),
       TaskUpdateEnds(ends(C.TaskUpdatePairs)),
+      TaskUpdateCalls(C.TaskUpdateCalls),
       SessionBegins(begins(C.SessionPairs)), SessionEnds(ends(C.SessionPairs)),
       SessionContexts(C.SessionContexts),
       SessionPredicates(C.SessionPredicates),
@@ -283,6 +286,7 @@ std::string tether::catalogKey(const Catalog &C) {
     }
     K += '\x1e';
   }
+  Add(C.TaskUpdateCalls);
   Add(C.CaptureGuards);
   Add(C.CaptureContexts);
   Add(C.CapturePredicates);

@@ -60,6 +60,10 @@ struct Catalog {
   /// every replay (torch.npu.graph_task_update_begin/end, ACL's
   /// aclmdlRICaptureTaskUpdateBegin/End).
   std::vector<CapturePair> TaskUpdatePairs;
+  /// Calls that record a captured task again in one call, with what their
+  /// arguments hold or point at (CUDA's cudaGraphExecKernelNodeSetParams,
+  /// handed the node's kernel arguments): a task update of one call.
+  std::vector<std::string> TaskUpdateCalls;
   /// Calls that begin and end a capture session: several graphs captured
   /// one after another into one memory pool (Megatron-LM's
   /// _set_capture_start/_set_capture_end around all its layers' graphs).
@@ -116,7 +120,7 @@ struct CompiledCatalog {
   explicit CompiledCatalog(const Catalog &C);
   Catalog Source;
   NameSet CaptureBegins, CaptureEnds, TaskUpdateBegins, TaskUpdateEnds,
-      SessionBegins, SessionEnds, SessionContexts, SessionPredicates,
+      TaskUpdateCalls, SessionBegins, SessionEnds, SessionContexts, SessionPredicates,
       CaptureGuards, CaptureContexts,
       CapturePredicates, WeakRefFunctions, BlobFunctions, WorkspaceProducers,
       WorkspaceNames, StreamSwitches, StreamSyncs;

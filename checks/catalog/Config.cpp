@@ -76,6 +76,7 @@ template <> struct MappingTraits<tether::Catalog> {
     IO.mapOptional("inherit", C.Inherit, true);
     IO.mapOptional("capture_pairs", C.CapturePairs);
     IO.mapOptional("task_update_pairs", C.TaskUpdatePairs);
+    mapNames(IO, "task_update_calls", C.TaskUpdateCalls);
     IO.mapOptional("session_pairs", C.SessionPairs);
     mapNames(IO, "session_contexts", C.SessionContexts);
     mapNames(IO, "session_predicates", C.SessionPredicates);

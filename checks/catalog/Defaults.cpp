@@ -51,6 +51,23 @@ static Catalog makeDefaults() {
       {"graph_task_update_begin", "graph_task_update_end"},
       {"aclmdlRICaptureTaskUpdateBegin", "aclmdlRICaptureTaskUpdateEnd"},
   };
+  C.TaskUpdateCalls = {
+      // CUDA runtime and driver: a node of an instantiated graph (or of the
+      // graph it is instantiated from) set to new parameters, which "only
+      // affect future launches" (the runtime API's words); the kernel's
+      // argument array, a copy's or a memset's pointers are baked in. Seen
+      // called from C++ engines and from Python through cuda-python
+      // (`cuda.cuGraphExecKernelNodeSetParams(g.raw_cuda_graph_exec(), ...)`).
+      "cudaGraphExecKernelNodeSetParams",
+      "cudaGraphKernelNodeSetParams",
+      "cudaGraphExecMemcpyNodeSetParams",
+      "cudaGraphExecMemcpyNodeSetParams1D",
+      "cudaGraphExecMemcpyNodeSetParamsToSymbol",
+      "cudaGraphExecMemcpyNodeSetParamsFromSymbol",
+      "cudaGraphExecMemsetNodeSetParams",
+      "cuGraphExecKernelNodeSetParams",
+      "cuGraphKernelNodeSetParams",
+  };
   // Capture sessions: one pool, several graphs captured in turn.
   C.SessionPairs = {
       // Megatron-LM (megatron/core/transformer/cuda_graphs.py), around the

@@ -98,6 +98,8 @@ inline constexpr const char *GraphMemoryDiesBeforeReplayWarning =
     "memory bound into a graph task by a task update can die before the "
     "graph's next replay; the updated task keeps its address";
 inline constexpr const char *TaskUpdateBeginsHere = "task update begins here";
+inline constexpr const char *TaskUpdatedByCall =
+    "the captured task is updated here, in one call";
 inline constexpr const char *TaskUpdateEndsHere = "task update ends here";
 inline constexpr const char *BoundIntoUpdatedTask =
     "the memory is bound into the updated task here";

@@ -14,6 +14,7 @@ TetherCheck::TetherCheck(llvm::StringRef Name,
     : ClangTidyCheck(Name, Context), Name(Name.str()),
       CapturePairs(Options.get("CapturePairs", "")),
       TaskUpdatePairs(Options.get("TaskUpdatePairs", "")),
+      TaskUpdateCalls(Options.get("TaskUpdateCalls", "")),
       SessionPairs(Options.get("SessionPairs", "")),
       SessionPredicates(Options.get("SessionPredicates", "")),
       CaptureGuards(Options.get("CaptureGuards", "")),
@@ -27,6 +28,7 @@ TetherCheck::TetherCheck(llvm::StringRef Name,
   Catalog Extra;
   Catalog::appendPairs(Extra.CapturePairs, CapturePairs);
   Catalog::appendPairs(Extra.TaskUpdatePairs, TaskUpdatePairs);
+  Catalog::appendList(Extra.TaskUpdateCalls, TaskUpdateCalls);
   Catalog::appendPairs(Extra.SessionPairs, SessionPairs);
   Catalog::appendList(Extra.SessionPredicates, SessionPredicates);
   Catalog::appendList(Extra.CaptureGuards, CaptureGuards);
@@ -42,6 +44,7 @@ TetherCheck::TetherCheck(llvm::StringRef Name,
 void TetherCheck::storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CapturePairs", CapturePairs);
   Options.store(Opts, "TaskUpdatePairs", TaskUpdatePairs);
+  Options.store(Opts, "TaskUpdateCalls", TaskUpdateCalls);
   Options.store(Opts, "SessionPairs", SessionPairs);
   Options.store(Opts, "SessionPredicates", SessionPredicates);
   Options.store(Opts, "CaptureGuards", CaptureGuards);

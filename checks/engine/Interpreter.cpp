@@ -1140,21 +1140,32 @@ private:
     // address points at, and the memory whose addresses are stored in the
     // objects it is handed (`launch(args)` after `args.ws = ws.data_ptr()`).
     llvm::SmallVector<std::pair<MemId, SrcLoc>, 4> Handed;
+    llvm::SmallVector<MemId, 4> Objects; // whose places are handed too
     for (const Atom &A : V) {
       if (isAddress(A))
         Handed.push_back({A.M, Cx.Convs[A.W].At});
       if (A.Kind != Atom::Mem)
         continue;
       Handed.push_back({A.M, SrcLoc()});
-      size_t Depth = M.key(A.M).Path.size();
+      Objects.push_back(A.M);
+    }
+    // And the memory this function stored at the place, or in the fields
+    // of the object (`attention(q, seqlen)` reads `seqlen.cu_seqlen_q`),
+    // through the objects and containers held there, a few deep (a node's
+    // parameters hold the argument array, which holds the addresses).
+    for (size_t I = 0; I < Objects.size() && I < 16; ++I) {
+      MemId Obj = Objects[I];
+      size_t Depth = M.key(Obj).Path.size();
       for (const State::Address &Ad : S.Addressed)
-        if (M.key(Ad.Place).Path.size() > Depth && within(Ad.Place, A.M))
+        if (M.key(Ad.Place).Path.size() > Depth && within(Ad.Place, Obj))
           Handed.push_back({Ad.Memory, Cx.Convs[Ad.Conv].At});
-      // And the memory this function stored at the place, or in the fields
-      // of the object (`attention(q, seqlen)` reads `seqlen.cu_seqlen_q`).
       for (const auto &[P, Y] : S.Held)
-        if (within(P, A.M))
+        if (within(P, Obj)) {
           Handed.push_back({Y, SrcLoc()});
+          if (isHolder(Y) && std::find(Objects.begin(), Objects.end(), Y) ==
+                                 Objects.end())
+            Objects.push_back(Y);
+        }
     }
     for (size_t K = 0; K < Handed.size(); ++K) {
       auto [X, AddressAt] = Handed[K];

@@ -523,6 +523,21 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
     return T;
   }
 
+  // A task update of one call (cuda-python's
+  // cuGraphExecKernelNodeSetParams): it binds what it is handed, as an
+  // operation between an update's begin and end does.
+  if (External && !D.empty() &&
+      (Cat.TaskUpdateCalls.matches(D) || Cat.TaskUpdateCalls.matches(Qual))) {
+    auto Region = [&](Op K) {
+      engine::Inst &I = emit(K, N);
+      I.Region = engine::RegionKind::TaskUpdate;
+      I.Name = Spelled;
+    };
+    Region(Op::RegionBegin);
+    VarId T = externalOp(As, N, Spelled, false);
+    Region(Op::RegionEnd);
+    return T;
+  }
   // Code outside the program.
   if (External && !D.empty()) {
     std::string Head = D.substr(0, D.find('.'));

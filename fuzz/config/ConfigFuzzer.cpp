@@ -58,6 +58,7 @@ void addOption(Catalog &Extra, StringRef Name, StringRef Value) {
   std::vector<std::string> *Field =
       llvm::StringSwitch<std::vector<std::string> *>(Name)
           .Case("CaptureGuards", &Extra.CaptureGuards)
+          .Case("TaskUpdateCalls", &Extra.TaskUpdateCalls)
           .Case("SessionPredicates", &Extra.SessionPredicates)
           .Case("WeakRefFunctions", &Extra.WeakRefFunctions)
           .Case("BlobFunctions", &Extra.BlobFunctions)

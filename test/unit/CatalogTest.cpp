@@ -84,6 +84,29 @@ TEST(Catalog, TaskUpdatePairs) {
             std::string::npos);
 }
 
+TEST(Catalog, TaskUpdateCalls) {
+  CompiledCatalog D(Catalog::defaults());
+  EXPECT_TRUE(D.TaskUpdateCalls.matches("cudaGraphExecKernelNodeSetParams"));
+  EXPECT_TRUE(D.TaskUpdateCalls.matches("cuda.cuGraphExecKernelNodeSetParams"));
+  EXPECT_FALSE(D.TaskUpdateCalls.matches("cudaGraphLaunch"));
+  auto C = Catalog::parse("task_update_calls: [my_ext.set_node_args]\n",
+                          "t.yaml");
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  Catalog M = Catalog::defaults();
+  M.mergeFrom(*C);
+  CompiledCatalog CC(M);
+  EXPECT_TRUE(CC.TaskUpdateCalls.matches("my_ext.set_node_args"));
+  EXPECT_TRUE(CC.TaskUpdateCalls.matches("cudaGraphExecMemsetNodeSetParams"));
+  // The clang-tidy option: a bad pattern is an error naming it.
+  Catalog Bad;
+  Catalog::appendList(Bad.TaskUpdateCalls, "set_[params");
+  CatalogProvider P("", Bad);
+  auto R = P.forFile("/nonexistent/dir/a.py");
+  ASSERT_FALSE(bool(R));
+  EXPECT_NE(llvm::toString(R.takeError()).find("TaskUpdateCalls"),
+            std::string::npos);
+}
+
 TEST(Catalog, SessionFields) {
   CompiledCatalog D(Catalog::defaults());
   EXPECT_TRUE(D.SessionBegins.matches(

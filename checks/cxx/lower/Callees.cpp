@@ -678,6 +678,25 @@ static QualType madeType(const FunctionDecl *FD) {
 }
 
 void FunctionLowering::call(const CallExpr *E) {
+  // A task update of one call (cudaGraphExecKernelNodeSetParams): the call
+  // binds what it is handed, as an operation between an update's begin
+  // and end does.
+  const FunctionDecl *FD = E->getDirectCallee();
+  bool Update = FD && TU.fnOf(FD) < 0 &&
+                Cat.TaskUpdateCalls.matches(qualifiedName(FD));
+  auto Region = [&](Op K) {
+    engine::Inst &I = emit(K, E->getBeginLoc());
+    I.Region = engine::RegionKind::TaskUpdate;
+    I.Name = FD->getNameAsString();
+  };
+  if (Update)
+    Region(Op::RegionBegin);
+  callBody(E);
+  if (Update)
+    Region(Op::RegionEnd);
+}
+
+void FunctionLowering::callBody(const CallExpr *E) {
   const FunctionDecl *Callee = E->getDirectCallee();
   const auto *MD = dyn_cast_or_null<CXXMethodDecl>(Callee);
   const Expr *Obj = nullptr;

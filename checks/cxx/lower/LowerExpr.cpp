@@ -317,7 +317,7 @@ void FunctionLowering::expr(const Expr *E) {
   }
   if (const auto *IL = dyn_cast<InitListExpr>(E))
     if (const auto *RD = E->getType()->getAsCXXRecordDecl();
-        RD && !RD->isUnion() && TU.classOf(RD) >= 0)
+        RD && !RD->isUnion() && (TU.classOf(RD) >= 0 || RD->isCLike()))
       return aggregate(IL, RD);
   if (isa<CXXThrowExpr>(E)) {
     Throws = true;
@@ -371,8 +371,9 @@ void FunctionLowering::closure(const LambdaExpr *L) {
 
 void FunctionLowering::aggregate(const InitListExpr *IL,
                                  const CXXRecordDecl *RD) {
-  // `GraphEntry{&graph, seqlen}`: a fresh object of the class whose fields
-  // hold the initialisers, in declaration order after the bases'.
+  // `GraphEntry{&graph, seqlen}`, `cudaKernelNodeParams p = {}`: a fresh
+  // object of the class (in-TU, or a library's C struct) whose fields hold
+  // the initialisers, in declaration order after the bases'.
   const std::string Name = RD->getName().str();
   VarId Obj = temp(IL, Op::Alloc);
   engine::Inst &A = F.Blocks[B.current()].Insts.back();
@@ -484,8 +485,11 @@ void FunctionLowering::member(const MemberExpr *E) {
       X->Iterator = false;
     return;
   }
-  if (TU.inSystemHeader(Fld->getLocation()))
-    return; // a library type's internals
+  // A library type's internals are its own; a library's C struct is the
+  // caller's to fill (`params.kernelParams = args`).
+  const auto *Owner = dyn_cast<CXXRecordDecl>(Fld->getParent());
+  if (TU.inSystemHeader(Fld->getLocation()) && !(Owner && Owner->isCLike()))
+    return;
   engine::PlaceRef P;
   P.Kind = engine::PlaceRef::Field;
   P.Base = value(E->getBase());
@@ -698,8 +702,19 @@ void FunctionLowering::construct(const CXXConstructExpr *E) {
     return set(E, C);
   }
   engine::ClassId Cls = TU.classOf(T);
-  if (Cls < 0)
+  if (Cls < 0) {
+    // A C struct of a library (`cudaKernelNodeParams p;`): a fresh object
+    // whose fields hold what the code stores there.
+    if (const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+        RD && RD->isCLike() && !RD->isUnion() && E->getNumArgs() == 0) {
+      VarId Obj = temp(E, Op::Alloc);
+      engine::Inst &A = F.Blocks[B.current()].Insts.back();
+      A.Alloc = engine::AllocKind::Object;
+      A.Name = RD->getName().str();
+      set(E, Obj);
+    }
     return;
+  }
   // An in-TU class: fresh object, then its constructor on it.
   VarId Obj = temp(E, Op::Alloc);
   engine::Inst &A = F.Blocks[B.current()].Insts.back();

@@ -129,6 +129,7 @@ private:
 
   // Callees.cpp: what a call means.
   void call(const clang::CallExpr *E);
+  void callBody(const clang::CallExpr *E);
   std::optional<FixIt> dropConversion(const clang::CallExpr *E);
   bool catalogCall(const clang::CallExpr *E, const clang::FunctionDecl *FD);
   bool containerCall(const clang::CallExpr *E, const clang::CXXMethodDecl *M,

@@ -55,14 +55,17 @@ void checkGraphMemoryDiesBeforeReplay(const Query &Q,
       if (Bind->Address.valid())
         Fi.Notes.push_back(
             Note{Cx.loc(Bind->Address), msg::RawAddressTakenHere});
-      Fi.Notes.push_back(Note{Cx.loc(R.Begin), Capture
-                                                   ? msg::CaptureBeginsHere
-                                                   : msg::TaskUpdateBeginsHere});
+      // An update of one call (cudaGraphExecKernelNodeSetParams) begins
+      // and ends at the call: one note says so.
+      bool OneCall = !Capture && R.End == R.Begin;
+      Fi.Notes.push_back(Note{Cx.loc(R.Begin), Capture ? msg::CaptureBeginsHere
+                                               : OneCall ? msg::TaskUpdatedByCall
+                                                 : msg::TaskUpdateBeginsHere});
       if (Bind->Via.valid())
         Fi.Notes.push_back(Note{Cx.loc(Bind->At), Capture
                                                       ? msg::BoundIntoCapturedTask
                                                       : msg::BoundIntoUpdatedTask});
-      if (R.End.valid())
+      if (R.End.valid() && !OneCall)
         Fi.Notes.push_back(Note{Cx.loc(R.End), Capture ? msg::CaptureEndsHere
                                                        : msg::TaskUpdateEndsHere});
       if (D.HeldBy.valid())
