@@ -177,7 +177,9 @@ private:
       if (!Ok)
         return;
       TSSymbol K = kindOf(A);
-      if (K == G.Comment)
+      // Comments and backslash continuations (`f(a=1,\` then the next
+      // argument) sit among the arguments but are none.
+      if (K == G.Comment || ts_node_is_extra(A))
         return;
       if (K == G.KeywordArgument)
         SeenKeyword = true;
