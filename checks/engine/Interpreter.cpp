@@ -239,10 +239,35 @@ private:
     return A.Kind == Atom::Weak && !Cx.Convs[A.W].Address;
   }
 
+  /// The most atoms a variable's value keeps before it is widened.
+  static constexpr size_t kMaxAtoms = 64;
+  /// V, widened when it is too large: the places more than one step below
+  /// their root are dropped for "unknown". Generated code (sympy's rubi
+  /// rules: thousands of functions over one library of helpers walking
+  /// `u.args[...]` recursively) makes values of every path of every
+  /// parameter, thousands of atoms each, copied into every caller's
+  /// summary (9 GB within two minutes). What is kept is what ownership
+  /// and the checks need most: local memory, weak aliases, empties, and
+  /// the places one step from a parameter, global or object.
+  Value widen(Value V) const {
+    if (V.atoms().size() <= kMaxAtoms)
+      return V;
+    bool Dropped = false;
+    V.removeIf([&](const Atom &A) {
+      bool Deep = A.Kind == Atom::Mem && M.key(A.M).Path.size() > 1;
+      Dropped |= Deep;
+      return Deep;
+    });
+    if (Dropped)
+      V.add(Atom::unknown());
+    return V;
+  }
+
   /// Dst := V, noting the memory whose last strong holder Dst was.
   void assign(State &S, VarId Dst, Value V, SrcLoc At) {
     if (Dst == NoVar)
       return;
+    V = widen(std::move(V));
     Value Old = get(S, Dst);
     // Memory the new value holds too is not let go of (a loop's next
     // allocation at the same site is the same abstract memory).
@@ -928,7 +953,7 @@ private:
         }
       }
     }
-    return Out;
+    return widen(std::move(Out));
   }
 
   llvm::SmallVector<MemId, 2> substPlace(MemId Place,
@@ -1084,10 +1109,13 @@ private:
     for (uint32_t I : Same)
       if (Effects[I].sameSite(X)) {
         if constexpr (!std::is_same_v<E, ClearEffect>)
-          Effects[I].V.join(X.V);
+          if (Effects[I].V.join(X.V))
+            Effects[I].V = widen(std::move(Effects[I].V));
         return;
       }
     Same.push_back(uint32_t(Effects.size()));
+    if constexpr (!std::is_same_v<E, ClearEffect>)
+      X.V = widen(std::move(X.V));
     Effects.push_back(std::move(X));
   }
   static uint64_t hashOf(SrcLoc At, const CaptureState &C, uint32_t Extra) {
