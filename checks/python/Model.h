@@ -158,6 +158,9 @@ struct Package {
   /// Resolve every class's in-tree bases, so that the lowering (in parallel)
   /// only read the class table.
   void resolveBases();
+  /// Index and adopt every module in order, then resolve the bases: what
+  /// a caller holding parsed modules does on one thread (tests, tools).
+  void indexAll();
   /// The method Name of class C or its in-tree bases, or -1.
   int findMethod(int C, const std::string &Name, bool SkipSelf = false);
   Location loc(Pos P) const;

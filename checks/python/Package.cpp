@@ -472,6 +472,15 @@ Resolved Package::resolve(
   return R;
 }
 
+void Package::indexAll() {
+  for (size_t I = 0; I < Modules.size(); ++I) {
+    IndexOut O;
+    indexModule(int(I), O);
+    adopt(int(I), std::move(O));
+  }
+  resolveBases();
+}
+
 void Package::resolveBases() {
   for (size_t K = 0; K < Classes.size(); ++K) {
     if (Classes[K].BasesResolved)

@@ -46,12 +46,7 @@ int main(int Argc, char **Argv) {
     P.Modules.push_back(std::move(M));
   }
   ts_parser_delete(Parser);
-  for (size_t I = 0; I < P.Modules.size(); ++I) {
-    Package::IndexOut O;
-    P.indexModule((int)I, O);
-    P.adopt((int)I, std::move(O));
-  }
-  P.resolveBases();
+  P.indexAll();
   engine::Program Prog = lowerPackage(P);
   llvm::outs() << engine::dump(Prog);
   return 0;

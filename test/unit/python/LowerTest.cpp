@@ -52,12 +52,7 @@ lower(const std::vector<std::pair<std::string, std::string>> &Mods) {
     P.Modules.push_back(std::move(M));
   }
   ts_parser_delete(Parser);
-  for (size_t I = 0; I < P.Modules.size(); ++I) {
-    Package::IndexOut O;
-    P.indexModule((int)I, O);
-    P.adopt((int)I, std::move(O));
-  }
-  P.resolveBases();
+  P.indexAll();
   L->Prog = lowerPackage(P);
   return L;
 }

@@ -37,10 +37,7 @@ void walkUnvalidated(const std::string &Src) {
   ts_parser_delete(Parser);
   P.ModuleByName.emplace("m", 0);
   P.Modules.push_back(std::move(M));
-  Package::IndexOut O;
-  P.indexModule(0, O);
-  P.adopt(0, std::move(O));
-  P.resolveBases();
+  P.indexAll();
   engine::Program Prog = lowerPackage(P);
   engine::analyze(Prog);
 }
