@@ -106,6 +106,16 @@ VarId FnLowerer::exprKind(TSNode N) {
     return call(N);
   if (K == G.Await)
     return expr(firstChildOf(N));
+  if (K == G.Yield) {
+    // Whoever consumes the generator may keep what it yields (a runner's
+    // inputs yielded to the caller that keeps them beside the graph).
+    TSNode X = firstChildOf(N);
+    if (!ts_node_is_null(X)) {
+      VarId V = expr(X);
+      emit(Op::Escape, N).A = V;
+    }
+    return constant(N);
+  }
   if (K == G.None) {
     VarId V = temp();
     emit(Op::Null, N).Dst = V;

@@ -277,3 +277,26 @@ def capture_handing_object(graph, query, lengths, bs, registry):
     with torch.npu.graph(graph):
         torch_npu._npu_paged_attention(query, seqlens.cu_seqlens)
     _graphs[bs] = graph
+
+
+# A generator's consumer may keep what it yields: the object yielded goes
+# to code that can keep it beside the graph (silent); one not yielded dies.
+def capture_yielding(graph, query, lengths, bs):
+    seqlens = CuSeqlens(lengths)
+    with torch.npu.graph(graph):
+        torch_npu._npu_paged_attention(query, seqlens.cu_seqlens)
+    _graphs[bs] = graph
+    yield seqlens
+
+
+def capture_yielding_size(graph, query, lengths, bs):
+    seqlens = CuSeqlens(lengths)
+    with torch.npu.graph(graph):
+        torch_npu._npu_paged_attention(query, seqlens.cu_seqlens)
+    _graphs[bs] = graph
+    yield bs
+# CHECK: :[[@LINE-3]]:47: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address
+# CHECK-NEXT: :[[@LINE-5]]:5: note: capture begins here
+# CHECK-NEXT: :[[@LINE-4]]:5: note: capture ends here
+# CHECK-NEXT: :[[@LINE-8]]:15: note: the memory is held only by the object made here, and dies with it
+# CHECK-NEXT: :[[@LINE-5]]:5: note: the last strong reference to the memory dies here
