@@ -2,11 +2,16 @@
 // allocated before the capture, owned by a local, read by the captured task
 // of a graph the caller keeps. See design.py.
 //
-// Expected: `read` is tether-graph-memory-dies-before-replay; `fixed-read`
-// and `pool-read` are silent.
+// Expected: `read` and `weak-output` (an output allocated before the
+// capture, kept only as a weak reference after it) are
+// tether-graph-memory-dies-before-replay; `fixed-read` and `pool-read` are
+// silent.
 #include "torch_npu_stub.h"
 
 using at_npu::native::npu_paged_attention;
+
+// vLLM's C++ weak-ref op (a catalog primitive).
+at::Tensor weak_ref_tensor(const at::Tensor &t);
 
 struct Runner {
   std::unordered_map<int64_t, c10_npu::NPUGraph *> graphs;
@@ -27,6 +32,15 @@ struct Runner {
     npu_paged_attention(query, static_input); // TWIN: fixed-read
     graph.capture_end();
     graphs[num_tokens] = &graph;
+  }
+
+  void capture_weak_output(c10_npu::NPUGraph &graph, const at::Tensor &query, int64_t num_tokens) {
+    at::Tensor output = at::empty({num_tokens});
+    graph.capture_begin();
+    npu_paged_attention(query, output); // TWIN: weak-output
+    graph.capture_end();
+    graphs[num_tokens] = &graph;
+    inputs[num_tokens] = weak_ref_tensor(output);
   }
 
   void capture_pool(c10_npu::NPUGraph &graph, const at::Tensor &query, int64_t num_tokens) {

@@ -5,11 +5,13 @@
 # graph and lets the input go: the graph replays with a freed address.
 #
 # Expected: `read`, the captured op's read of the input, is
-# tether-graph-memory-dies-before-replay. The fixed twin keeps the input
-# beside the graph (`fixed-read`); memory the capture allocates is the pool's
-# (`pool-read`): both silent.
+# tether-graph-memory-dies-before-replay, and so is `weak-output`, an output
+# buffer allocated before the capture and kept only as a weak reference
+# after it. The fixed twin keeps the input beside the graph (`fixed-read`);
+# memory the capture allocates is the pool's (`pool-read`): both silent.
 import torch
 import torch_npu
+from vllm_ascend.utils import weak_ref_tensors
 
 
 class Runner:
@@ -31,6 +33,13 @@ class Runner:
             out = torch_npu._npu_paged_attention(query, static_input)  # TWIN: fixed-read
         self.graphs[num_tokens] = graph
         return out
+
+    def capture_weak_output(self, graph, query, num_tokens):
+        output = torch.empty(num_tokens, dtype=torch.uint8)
+        with torch.npu.graph(graph):
+            torch_npu._npu_paged_attention(query, output)  # TWIN: weak-output
+        self.graphs[num_tokens] = graph
+        self.inputs[num_tokens] = weak_ref_tensors(output)
 
     def capture_pool(self, graph, query, num_tokens):
         with torch.npu.graph(graph):
