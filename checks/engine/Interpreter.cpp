@@ -455,6 +455,10 @@ private:
         for (const State::Address &Ad : S.Addressed)
           if (Ad.Place == P || M.wildcard(Ad.Place) == M.wildcard(P))
             V.add(Atom::weak(Ad.Memory, Ad.Conv));
+        // The places' memory a local container was filled with.
+        for (const auto &[Pl, X] : S.Stored)
+          if (Pl == P || M.wildcard(Pl) == M.wildcard(P))
+            V.add(Atom::mem(X));
       }
       if (V.empty())
         V.add(Atom::unknown());
@@ -1046,8 +1050,20 @@ private:
       llvm::erase_if(S.Addressed, [&](const State::Address &Ad) {
         return Ad.Place == Place;
       });
+      llvm::erase_if(S.Stored, [&](const std::pair<MemId, MemId> &St) {
+        return St.first == Place;
+      });
     }
+    // A slot of a local container (or a field of a local object) remembers
+    // the places' memory stored there, which Held (local memory only) does
+    // not: `reversed(runners)` holds the parameter's runners.
+    const uint32_t Site = M.key(Place).A;
+    bool InHolder = M.key(Place).Root == RootKind::Alloc &&
+                    M.key(Place).Path.size() &&
+                    isHolder(M.root(RootKind::Alloc, Site));
     for (const Atom &A : V) {
+      if (A.Kind == Atom::Mem && InHolder && !isLocalMemory(A.M))
+        insertSorted(S.Stored, std::pair<MemId, MemId>{Place, A.M});
       if (A.Kind == Atom::Mem && isLocalMemory(A.M)) {
         insertSorted(S.Held, std::pair<MemId, MemId>{Place, A.M});
       } else if (isAddress(A)) {

@@ -119,6 +119,7 @@ bool State::operator==(const State &O) const {
       Empty != O.Empty || NonNull != O.NonNull || Escaped != O.Escaped ||
       Pending != O.Pending || Held != O.Held || Update != O.Update ||
       Bound != O.Bound || InPool != O.InPool || Addressed != O.Addressed ||
+      Stored != O.Stored ||
       DeadBeforeCapture != O.DeadBeforeCapture || Vals.size() != O.Vals.size() ||
       Truths.size() != O.Truths.size() || Dead.size() != O.Dead.size())
     return false;
@@ -238,6 +239,7 @@ static bool joinReached(State &Into, const State &From) {
   Changed |= unionInto(Into.Bound, From.Bound);
   // Raw addresses stored at places: on some path.
   Changed |= unionInto(Into.Addressed, From.Addressed);
+  Changed |= unionInto(Into.Stored, From.Stored);
   Changed |= unionInto(Into.InPool, From.InPool);
   Changed |= unionInto(Into.DeadBeforeCapture, From.DeadBeforeCapture);
   // Deaths: on some path.

@@ -69,6 +69,11 @@ struct State {
     }
   };
   std::vector<Address> Addressed;
+  /// (place of a local object or container, a place's memory stored there)
+  /// on some path: a copy of a parameter's elements (`reversed(runners)`,
+  /// `runners[1:]`) still holds the parameter's runners, which a loop over
+  /// the copy reads back. Local memory stored there is in Held.
+  std::vector<std::pair<MemId, MemId>> Stored;
 
   const Value *get(VarId V) const;
   void set(VarId V, Value X);

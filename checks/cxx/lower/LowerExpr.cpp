@@ -682,6 +682,30 @@ void FunctionLowering::construct(const CXXConstructExpr *E) {
       return alias(E, E->getArg(0)); // an optional holding that value
     return alloc(E, engine::AllocKind::Tensor, Args);
   }
+  // `std::vector<Layer *> order(layers.rbegin(), layers.rend())`: a copy
+  // of another container's elements, from its iterator range.
+  if (isContainerType(T) && E->getNumArgs() >= 2)
+    if (const auto *Begin = dyn_cast<CXXMemberCallExpr>(
+            strip(E->getArg(0))->IgnoreImplicit()))
+      if (const CXXMethodDecl *MD = Begin->getMethodDecl();
+          MD && MD->getIdentifier() &&
+          llvm::is_contained({"begin", "cbegin", "rbegin", "crbegin"},
+                             MD->getName()) &&
+          isContainerType(Begin->getImplicitObjectArgument()->getType())) {
+        engine::PlaceRef P = element(Begin->getImplicitObjectArgument(), nullptr);
+        VarId X = B.var();
+        engine::Inst &R = emit(Op::Read, E->getBeginLoc());
+        R.Dst = X;
+        R.P = std::move(P);
+        VarId C = temp(E, Op::Alloc);
+        F.Blocks[B.current()].Insts.back().Alloc = engine::AllocKind::Container;
+        engine::Inst &S = emit(Op::Store, E->getBeginLoc());
+        S.P.Kind = engine::PlaceRef::Element;
+        S.P.Base = C;
+        S.P.Spelling = "[]";
+        S.A = X;
+        return set(E, C);
+      }
   if (isContainerType(T) && holdsTensor(T)) {
     VarId C = temp(E, Op::Alloc);
     F.Blocks[B.current()].Insts.back().Alloc = engine::AllocKind::Container;
