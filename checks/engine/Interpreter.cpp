@@ -181,9 +181,10 @@ private:
   /// a constructor built, a container literal): what only it holds dies
   /// with it. Not the result of unknown code, which may be shared.
   bool isHolder(MemId X) const {
-    if (!isLocalMemory(X))
-      return false;
-    AllocKind K = Cx.Allocs[M.key(X).A].Kind;
+    return isLocalMemory(X) && holderSite(M.key(X).A);
+  }
+  bool holderSite(uint32_t Site) const {
+    AllocKind K = Cx.Allocs[Site].Kind;
     return K == AllocKind::Object || K == AllocKind::Container;
   }
   /// Whether place P is Obj or a field, slot or deeper place below it.
@@ -192,6 +193,10 @@ private:
     return K.Root == O.Root && K.A == O.A && K.B == O.B &&
            K.Path.size() >= O.Path.size() &&
            std::equal(O.Path.begin(), O.Path.end(), K.Path.begin(), sameStep);
+  }
+  /// Whether place P is a field, slot or deeper place below Obj.
+  bool below(MemId P, MemId Obj) const {
+    return M.key(P).Path.size() > M.key(Obj).Path.size() && within(P, Obj);
   }
   /// Whether the death of X matters: X is watched, or it is a holder whose
   /// places hold (perhaps through further holders) watched memory.
@@ -209,7 +214,7 @@ private:
       if (I && !isHolder(Work[I]))
         continue;
       for (const auto &[P, Y] : S.Held)
-        if (M.key(P).Path.size() && within(P, Work[I]) &&
+        if (below(P, Work[I]) &&
             std::find(Work.begin(), Work.end(), Y) == Work.end())
           Work.push_back(Y);
     }
@@ -372,7 +377,7 @@ private:
     // its constructor made along.
     std::vector<MemId> Let;
     llvm::erase_if(S.Held, [&](const std::pair<MemId, MemId> &H) {
-      bool Below = M.key(H.first).Path.size() && within(H.first, X);
+      bool Below = below(H.first, X);
       if (Below)
         Let.push_back(H.second);
       return Below;
@@ -451,13 +456,16 @@ private:
         // the read is one of that memory, which dies with its holders.
         for (auto [It, End] = heldAt(S, P); It != End; ++It)
           V.add(Atom::mem(It->second));
-        // The raw addresses stored there: the memory they point at.
+        // The raw addresses stored there: the memory they point at; and
+        // the places' memory a local container was filled with.
+        auto Here = [&](MemId Q) {
+          return Q == P || M.wildcard(Q) == M.wildcard(P);
+        };
         for (const State::Address &Ad : S.Addressed)
-          if (Ad.Place == P || M.wildcard(Ad.Place) == M.wildcard(P))
+          if (Here(Ad.Place))
             V.add(Atom::weak(Ad.Memory, Ad.Conv));
-        // The places' memory a local container was filled with.
-        for (const auto &[Pl, X] : S.Stored)
-          if (Pl == P || M.wildcard(Pl) == M.wildcard(P))
+        for (const auto &[Q, X] : S.Stored)
+          if (Here(Q))
             V.add(Atom::mem(X));
       }
       if (V.empty())
@@ -1057,10 +1065,8 @@ private:
     // A slot of a local container (or a field of a local object) remembers
     // the places' memory stored there, which Held (local memory only) does
     // not: `reversed(runners)` holds the parameter's runners.
-    const uint32_t Site = M.key(Place).A;
     bool InHolder = M.key(Place).Root == RootKind::Alloc &&
-                    M.key(Place).Path.size() &&
-                    isHolder(M.root(RootKind::Alloc, Site));
+                    M.key(Place).Path.size() && holderSite(M.key(Place).A);
     for (const Atom &A : V) {
       if (A.Kind == Atom::Mem && InHolder && !isLocalMemory(A.M))
         insertSorted(S.Stored, std::pair<MemId, MemId>{Place, A.M});
@@ -1199,9 +1205,8 @@ private:
     // parameters hold the argument array, which holds the addresses).
     for (size_t I = 0; I < Objects.size() && I < 16; ++I) {
       MemId Obj = Objects[I];
-      size_t Depth = M.key(Obj).Path.size();
       for (const State::Address &Ad : S.Addressed)
-        if (M.key(Ad.Place).Path.size() > Depth && within(Ad.Place, Obj))
+        if (below(Ad.Place, Obj))
           Handed.push_back({Ad.Memory, Cx.Convs[Ad.Conv].At});
       for (const auto &[P, Y] : S.Held)
         if (within(P, Obj)) {

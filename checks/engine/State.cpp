@@ -27,7 +27,6 @@ template <typename Vec> auto findDead(Vec &Dead, MemId M) {
       [](const std::pair<MemId, SrcLoc> &P, MemId K) { return P.first < K; });
 }
 
-/// Into := Into union From; returns whether anything was added.
 /// Into := Into union From, for sorted sets without repeats (memory ids,
 /// stored addresses). Returns whether Into grew.
 template <typename SortedSet>

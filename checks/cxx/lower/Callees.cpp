@@ -780,13 +780,8 @@ void FunctionLowering::callBody(const CallExpr *E) {
     return unknownCall(E, Args);
   }
   if (Callee->isInStdNamespace()) {
-    if (engine::ClassId C = TU.classOf(madeType(Callee)); C >= 0) {
-      VarId T = temp(E, Op::Alloc);
-      engine::Inst &I = F.Blocks[B.current()].Insts.back();
-      I.Alloc = engine::AllocKind::Object;
-      I.Class = C;
-      set(E, T);
-    }
+    if (engine::ClassId C = TU.classOf(madeType(Callee)); C >= 0)
+      set(E, fresh(E, engine::AllocKind::Object, C));
     return; // the standard library keeps no tensor of ours alive
   }
   externalCall(E, Callee, Obj, Args);

@@ -303,16 +303,9 @@ void FunctionLowering::expr(const Expr *E) {
     // `void *args[] = {&query, &workspace}`: a kernel's argument array,
     // each element the address of an argument (`&p` is what p holds, for
     // where memory is held). A task handed the array reads what they hold.
-    VarId C = temp(E, Op::Alloc);
-    F.Blocks[B.current()].Insts.back().Alloc = engine::AllocKind::Container;
-    for (const Expr *Init : IL->inits()) {
-      VarId X = value(Init);
-      engine::Inst &S = emit(Op::Store, Init->getBeginLoc());
-      S.P.Kind = engine::PlaceRef::Element;
-      S.P.Base = C;
-      S.P.Spelling = "[]";
-      S.A = X;
-    }
+    VarId C = fresh(E, engine::AllocKind::Container);
+    for (const Expr *Init : IL->inits())
+      storeElement(C, value(Init), Init->getBeginLoc());
     return set(E, C);
   }
   if (const auto *IL = dyn_cast<InitListExpr>(E))
@@ -355,18 +348,39 @@ void FunctionLowering::closure(const LambdaExpr *L) {
       if (const auto *V = dyn_cast<VarDecl>(C.getCapturedVar()))
         Members.push_back({V->getName().str(), value(IE)});
   }
-  VarId Obj = temp(L, Op::Alloc);
-  engine::Inst &A = F.Blocks[B.current()].Insts.back();
-  A.Alloc = engine::AllocKind::Object;
-  A.Name = "lambda";
-  for (auto &[Name, V] : Members) {
-    engine::Inst &S = emit(Op::Store, L->getBeginLoc());
-    S.P.Kind = engine::PlaceRef::Field;
-    S.P.Base = Obj;
-    S.P.Name = S.P.Spelling = Name;
-    S.A = V;
-  }
+  VarId Obj = fresh(L, engine::AllocKind::Object, -1, "lambda");
+  for (auto &[Name, V] : Members)
+    storeField(Obj, Name, Name, V, L->getBeginLoc());
   set(L, Obj);
+}
+
+VarId FunctionLowering::fresh(const Expr *At, engine::AllocKind K,
+                              engine::ClassId C, llvm::StringRef Name) {
+  VarId V = temp(At, Op::Alloc);
+  engine::Inst &A = F.Blocks[B.current()].Insts.back();
+  A.Alloc = K;
+  A.Class = C;
+  A.Name = Name.str();
+  return V;
+}
+
+void FunctionLowering::storeElement(VarId Base, VarId X, SourceLocation At) {
+  engine::Inst &S = emit(Op::Store, At);
+  S.P.Kind = engine::PlaceRef::Element;
+  S.P.Base = Base;
+  S.P.Spelling = "[]";
+  S.A = X;
+}
+
+void FunctionLowering::storeField(VarId Base, llvm::StringRef Name,
+                                  llvm::StringRef Spelling, VarId X,
+                                  SourceLocation At) {
+  engine::Inst &S = emit(Op::Store, At);
+  S.P.Kind = engine::PlaceRef::Field;
+  S.P.Base = Base;
+  S.P.Name = Name.str();
+  S.P.Spelling = Spelling.str();
+  S.A = X;
 }
 
 void FunctionLowering::aggregate(const InitListExpr *IL,
@@ -375,11 +389,7 @@ void FunctionLowering::aggregate(const InitListExpr *IL,
   // object of the class (in-TU, or a library's C struct) whose fields hold
   // the initialisers, in declaration order after the bases'.
   const std::string Name = RD->getName().str();
-  VarId Obj = temp(IL, Op::Alloc);
-  engine::Inst &A = F.Blocks[B.current()].Insts.back();
-  A.Alloc = engine::AllocKind::Object;
-  A.Class = TU.classOf(RD);
-  A.Name = Name;
+  VarId Obj = fresh(IL, engine::AllocKind::Object, TU.classOf(RD), Name);
   unsigned Next = RD->getNumBases();
   for (const FieldDecl *Fd : RD->fields()) {
     if (Next >= IL->getNumInits())
@@ -390,12 +400,8 @@ void FunctionLowering::aggregate(const InitListExpr *IL,
     VarId X = value(Init);
     if (X == NoVar)
       continue;
-    engine::Inst &S = emit(Op::Store, Init->getBeginLoc());
-    S.P.Kind = engine::PlaceRef::Field;
-    S.P.Base = Obj;
-    S.P.Name = Fd->getName().str();
-    S.P.Spelling = Name + "." + S.P.Name;
-    S.A = X;
+    storeField(Obj, Fd->getName(), Name + "." + Fd->getName().str(), X,
+               Init->getBeginLoc());
   }
   set(IL, Obj);
 }
@@ -697,31 +703,19 @@ void FunctionLowering::construct(const CXXConstructExpr *E) {
         engine::Inst &R = emit(Op::Read, E->getBeginLoc());
         R.Dst = X;
         R.P = std::move(P);
-        VarId C = temp(E, Op::Alloc);
-        F.Blocks[B.current()].Insts.back().Alloc = engine::AllocKind::Container;
-        engine::Inst &S = emit(Op::Store, E->getBeginLoc());
-        S.P.Kind = engine::PlaceRef::Element;
-        S.P.Base = C;
-        S.P.Spelling = "[]";
-        S.A = X;
+        VarId C = fresh(E, engine::AllocKind::Container);
+        storeElement(C, X, E->getBeginLoc());
         return set(E, C);
       }
   if (isContainerType(T) && holdsTensor(T)) {
-    VarId C = temp(E, Op::Alloc);
-    F.Blocks[B.current()].Insts.back().Alloc = engine::AllocKind::Container;
+    VarId C = fresh(E, engine::AllocKind::Container);
     // `std::vector<at::Tensor> keep{a, b}` holds its elements.
     for (const Expr *A : Args)
       if (const auto *IL = dyn_cast<CXXStdInitializerListExpr>(strip(A)))
         if (const auto *Inits = dyn_cast<InitListExpr>(strip(IL->getSubExpr())))
           for (const Expr *Init : Inits->inits()) {
-            if (!holdsTensor(Init->getType()))
-              continue;
-            VarId X = value(Init);
-            engine::Inst &S = emit(Op::Store, Init->getBeginLoc());
-            S.P.Kind = engine::PlaceRef::Element;
-            S.P.Base = C;
-            S.P.Spelling = "[]";
-            S.A = X;
+            if (holdsTensor(Init->getType()))
+              storeElement(C, value(Init), Init->getBeginLoc());
           }
     return set(E, C);
   }
@@ -730,21 +724,14 @@ void FunctionLowering::construct(const CXXConstructExpr *E) {
     // A C struct of a library (`cudaKernelNodeParams p;`): a fresh object
     // whose fields hold what the code stores there.
     if (const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-        RD && RD->isCLike() && !RD->isUnion() && E->getNumArgs() == 0) {
-      VarId Obj = temp(E, Op::Alloc);
-      engine::Inst &A = F.Blocks[B.current()].Insts.back();
-      A.Alloc = engine::AllocKind::Object;
-      A.Name = RD->getName().str();
-      set(E, Obj);
-    }
+        RD && RD->isCLike() && !RD->isUnion() && E->getNumArgs() == 0)
+      set(E, fresh(E, engine::AllocKind::Object, -1, RD->getName()));
     return;
   }
   // An in-TU class: fresh object, then its constructor on it.
-  VarId Obj = temp(E, Op::Alloc);
-  engine::Inst &A = F.Blocks[B.current()].Insts.back();
-  A.Alloc = engine::AllocKind::Object;
-  A.Class = Cls;
-  A.Name = T.getNonReferenceType()->getAsCXXRecordDecl()->getName().str();
+  VarId Obj =
+      fresh(E, engine::AllocKind::Object, Cls,
+            T.getNonReferenceType()->getAsCXXRecordDecl()->getName());
   if (TU.fnOf(Ctor) >= 0)
     userCall(nullptr, E->getBeginLoc(), Ctor, Obj, Args, {TU.fnOf(Ctor)});
   set(E, Obj);

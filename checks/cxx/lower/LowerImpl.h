@@ -125,6 +125,13 @@ private:
   void construct(const clang::CXXConstructExpr *E);
   void closure(const clang::LambdaExpr *L);
   void aggregate(const clang::InitListExpr *IL, const clang::CXXRecordDecl *RD);
+  /// A fresh object or container made at At (Alloc of kind K, class C).
+  VarId fresh(const clang::Expr *At, engine::AllocKind K,
+              engine::ClassId C = -1, llvm::StringRef Name = "");
+  /// Base's element, or field Name (spelled Spelling), takes X's value.
+  void storeElement(VarId Base, VarId X, clang::SourceLocation At);
+  void storeField(VarId Base, llvm::StringRef Name, llvm::StringRef Spelling,
+                  VarId X, clang::SourceLocation At);
   bool inLambda() const;
 
   // Callees.cpp: what a call means.
