@@ -1,6 +1,7 @@
 //===- Interpreter.cpp - Abstract interpretation of one function ---------===//
 #include "engine/Interpreter.h"
 #include "engine/State.h"
+#include "engine/Temporaries.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include <optional>
@@ -21,6 +22,7 @@ public:
     if (Fn.Blocks.empty())
       return Sum;
     order();
+    Temps = temporaryEnds(Fn);
     // Deaths are tracked only for memory the function makes weak aliases
     // of, binds into a graph's task, or captures into (Watched); when that
     // set grows, the states are computed again with it.
@@ -96,11 +98,16 @@ private:
         Flow(T.Succ[0], std::move(S));
       } else if (T.Kind == Terminator::Branch) {
         if (!S.truth(T.Cond)) { // the edges learn nothing: S itself flows
+          endTemporaries(S, Temps.AfterTerm[B]);
           Flow(T.Succ[0], static_cast<const State &>(S));
           Flow(T.Succ[1], std::move(S));
         } else {
-          Flow(T.Succ[0], edge(S, T, true));
-          Flow(T.Succ[1], edge(std::move(S), T, false));
+          State Taken = edge(S, T, true);
+          endTemporaries(Taken, Temps.AfterTerm[B]);
+          Flow(T.Succ[0], std::move(Taken));
+          State NotTaken = edge(std::move(S), T, false);
+          endTemporaries(NotTaken, Temps.AfterTerm[B]);
+          Flow(T.Succ[1], std::move(NotTaken));
         }
       }
     }
@@ -163,10 +170,30 @@ private:
 
   void block(State &S, uint32_t B) {
     const Block &Bl = Fn.Blocks[B];
-    for (uint32_t I = 0; I < Bl.Insts.size(); ++I)
+    const auto &Ends = Temps.AfterInst[B];
+    size_t K = 0;
+    for (uint32_t I = 0; I < Bl.Insts.size(); ++I) {
       inst(S, Bl.Insts[I], B, I);
+      for (; K < Ends.size() && Ends[K].first == I; ++K)
+        endTemporary(S, Ends[K].second);
+    }
     if (Emit && Bl.Term.Kind == Terminator::Return)
       returns(S, Bl.Term);
+  }
+
+  /// Temporary V is read no more: it leaves the state (Temporaries.h).
+  /// Memory whose death matters stays until the return, where every local's
+  /// memory dies, so that no death moves.
+  void endTemporary(State &S, VarId V) {
+    if (const Value *X = S.get(V))
+      for (const Atom &A : *X)
+        if (A.Kind == Atom::Mem && !S.isDead(A.M) && watched(S, A.M))
+          return;
+    S.set(V, Value());
+  }
+  void endTemporaries(State &S, const std::vector<VarId> &Vs) {
+    for (VarId V : Vs)
+      endTemporary(S, V);
   }
 
   Value get(const State &S, VarId V) const {
@@ -1321,6 +1348,7 @@ private:
   Summary Sum;
   bool Emit = false;
   std::vector<State> In;
+  TemporaryEnds Temps;
   std::vector<uint32_t> Rpo, RpoIndex;
   MemSet Watched, SizeChecked;
   /// The effects of Sum by hash (addEffect), per effect list.
