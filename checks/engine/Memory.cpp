@@ -59,17 +59,26 @@ MemId MemTable::rebase(MemId Base, const MemKey &Below, size_t From) {
 }
 
 MemId MemTable::wildcard(MemId M) {
+  // Asked again and again of the same places (every read compares the
+  // stored slots with it): the answer is kept per id.
+  if (M < Wild.size() && Wild[M] != kNoWild)
+    return Wild[M];
   const MemKey &K = Keys[M];
   bool Const = false;
   for (uint32_t S : K.Path)
     Const |= isElement(S) && S != kElement;
-  if (!Const)
-    return M;
-  MemKey W = K;
-  for (uint32_t &S : W.Path)
-    if (isElement(S))
-      S = kElement;
-  return intern(W);
+  MemId Out = M;
+  if (Const) {
+    MemKey W = K; // a copy: intern may grow Keys
+    for (uint32_t &S : W.Path)
+      if (isElement(S))
+        S = kElement;
+    Out = intern(W);
+  }
+  if (Wild.size() < Keys.size())
+    Wild.resize(Keys.size(), kNoWild);
+  Wild[M] = Out;
+  return Out;
 }
 
 llvm::StringRef MemTable::lastName(MemId M) const {

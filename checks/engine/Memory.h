@@ -107,6 +107,8 @@ private:
   /// key each time. They only memoise intern(), so ids come out the same.
   llvm::DenseMap<std::pair<uint64_t, uint32_t>, MemId> Roots;
   llvm::DenseMap<std::pair<MemId, uint32_t>, MemId> Children;
+  static constexpr MemId kNoWild = ~0u;
+  std::vector<MemId> Wild; ///< wildcard(M), once asked (kNoWild: not yet).
 };
 
 struct Atom {
