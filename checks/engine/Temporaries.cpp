@@ -10,8 +10,9 @@ constexpr int32_t kUnseen = -1, kManyBlocks = -2;
 
 struct Scan {
   const Function &Fn;
-  std::vector<int32_t> Home;   ///< The one block it occurs in (or kUnseen/kManyBlocks).
-  std::vector<uint32_t> Last;  ///< Its last instruction there.
+  /// Per variable: the one block it occurs in (kUnseen, kManyBlocks).
+  std::vector<int32_t> Home;
+  std::vector<uint32_t> Last; ///< Its last instruction there.
   std::vector<uint8_t> ReadFirst, ReadByTerm;
 
   explicit Scan(const Function &Fn)
