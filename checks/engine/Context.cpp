@@ -7,48 +7,91 @@ Context::Context(const Program &P, Options O) : P(P), Opts(std::move(O)) {
   size_t N = P.Functions.size();
   Sums.resize(N);
   Facts.resize(N);
-  HasCallers.assign(N, false);
   InstBase.resize(N);
-  uint32_t Next = 0;
-  for (size_t F = 0; F < N; ++F) {
-    const Function &Fn = P.Functions[F];
-    InstBase[F].reserve(Fn.Blocks.size());
-    for (const Block &B : Fn.Blocks) {
-      InstBase[F].push_back(Next);
-      Next += uint32_t(B.Insts.size());
-    }
+  for (size_t F = 0; F < N; ++F)
+    place(FnId(F));
+  HasCallers = callers();
+}
+
+void Context::place(FnId F) {
+  const Function &Fn = P.Functions[F];
+  uint32_t Next = uint32_t(SiteOf.size());
+  InstBase[F].clear();
+  for (const Block &B : Fn.Blocks) {
+    InstBase[F].push_back(Next);
+    Next += uint32_t(B.Insts.size());
   }
-  SiteOf.assign(Next, -1);
-  RegionOfInst.assign(Next, -1);
-  for (size_t F = 0; F < N; ++F) {
-    const Function &Fn = P.Functions[F];
-    for (uint32_t B = 0; B < Fn.Blocks.size(); ++B)
-      for (uint32_t I = 0; I < Fn.Blocks[B].Insts.size(); ++I) {
-        const Inst &In = Fn.Blocks[B].Insts[I];
-        uint32_t G = InstBase[F][B] + I;
-        if (In.Kind == Op::Alloc ||
-            (In.Kind == Op::Call && In.Targets.empty())) {
-          SiteOf[G] = int32_t(Allocs.size());
-          Allocs.push_back(AllocSite{FnId(F), In.Loc,
-                                     In.Kind == Op::Alloc ? In.Alloc
-                                                          : AllocKind::Tensor,
-                                     In.Kind == Op::Alloc && In.SizedByCaller,
-                                     In.Kind == Op::Alloc && In.Device,
-                                     In.Kind == Op::Alloc ? In.Class : -1});
-        }
+  SiteOf.resize(Next, -1);
+  RegionOfInst.resize(Next, -1);
+  for (uint32_t B = 0; B < Fn.Blocks.size(); ++B)
+    for (uint32_t I = 0; I < Fn.Blocks[B].Insts.size(); ++I) {
+      const Inst &In = Fn.Blocks[B].Insts[I];
+      uint32_t G = InstBase[F][B] + I;
+      if (In.Kind == Op::Alloc || (In.Kind == Op::Call && In.Targets.empty())) {
+        SiteOf[G] = int32_t(Allocs.size());
+        Allocs.push_back(AllocSite{F, In.Loc,
+                                   In.Kind == Op::Alloc ? In.Alloc
+                                                        : AllocKind::Tensor,
+                                   In.Kind == Op::Alloc && In.SizedByCaller,
+                                   In.Kind == Op::Alloc && In.Device,
+                                   In.Kind == Op::Alloc ? In.Class : -1});
+      }
+      if (In.Kind == Op::RegionBegin &&
+          (In.Region == RegionKind::Capture ||
+           In.Region == RegionKind::TaskUpdate ||
+           In.Region == RegionKind::CaptureSession)) {
+        RegionOfInst[G] = int32_t(Regions.size());
+        Regions.push_back(RegionInfo{F, false, In.Loc, SrcLoc(), In.Region, {}});
+      }
+    }
+}
+
+std::vector<bool> Context::callers() const {
+  size_t N = P.Functions.size();
+  std::vector<bool> Out(N, false);
+  for (const Function &Fn : P.Functions)
+    for (const Block &B : Fn.Blocks)
+      for (const Inst &In : B.Insts)
         for (const CallTarget &T : In.Targets)
           if (T.Fn >= 0 && size_t(T.Fn) < N)
-            HasCallers[T.Fn] = true;
-        if (In.Kind == Op::RegionBegin &&
-            (In.Region == RegionKind::Capture ||
-             In.Region == RegionKind::TaskUpdate ||
-             In.Region == RegionKind::CaptureSession)) {
-          RegionOfInst[G] = int32_t(Regions.size());
-          Regions.push_back(
-              RegionInfo{FnId(F), false, In.Loc, SrcLoc(), In.Region, {}});
-        }
+            Out[T.Fn] = true;
+  return Out;
+}
+
+std::vector<bool> Context::update(const std::vector<bool> &Unchanged) {
+  size_t N = P.Functions.size();
+  std::vector<bool> Dirty(N, false);
+  for (size_t F = 0; F < N; ++F)
+    if (F >= Unchanged.size() || !Unchanged[F]) {
+      place(FnId(F));
+      Dirty[F] = true;
+    }
+  std::vector<bool> Now = callers();
+  for (size_t F = 0; F < N; ++F)
+    if (Now[F] != HasCallers[F])
+      Dirty[F] = true;
+  HasCallers = std::move(Now);
+  return Dirty;
+}
+
+void Context::resetRegions(FnId F) {
+  for (size_t B = 0; B < InstBase[F].size(); ++B)
+    for (uint32_t I = 0; I < P.Functions[F].Blocks[B].Insts.size(); ++I)
+      if (int32_t R = RegionOfInst[InstBase[F][B] + I]; R >= 0) {
+        Regions[R].End = SrcLoc();
+        Regions[R].Graph = Value();
+        Regions[R].GraphKept = false;
       }
-  }
+}
+
+void Context::collectContents() {
+  Contents.clear();
+  ContentsAll.clear();
+  for (const FunctionFacts &FF : Facts)
+    for (const auto &[Place, V] : FF.Contents) {
+      Contents[Place].join(V);
+      ContentsAll[Mem.wildcard(Place)].join(V);
+    }
 }
 
 uint32_t Context::conv(const ConvSite &S) {

@@ -20,6 +20,20 @@ class Context {
 public:
   Context(const Program &P, Options O);
 
+  /// P's functions changed where Unchanged[F] is false (P is the object
+  /// this context was made for, with as many functions): their sites and
+  /// regions are made anew, their old ones left unused. Returns the
+  /// functions whose summaries must be computed again: the changed ones
+  /// and those that gained or lost their last caller.
+  std::vector<bool> update(const std::vector<bool> &Unchanged);
+  /// Forget what an earlier interpretation of F wrote into its own capture
+  /// regions (their ends and graphs), before F is interpreted again.
+  void resetRegions(FnId F);
+  /// Contents and ContentsAll, from every function's Facts.
+  void collectContents();
+  /// Instructions placed so far, the changed functions' old ones included.
+  size_t placedInsts() const { return SiteOf.size(); }
+
   const Program &P;
   Options Opts;
   MemTable Mem;
@@ -62,6 +76,9 @@ public:
   std::string displayName(FnId F) const;
 
 private:
+  /// F's instructions' entries in SiteOf and RegionOfInst, at their end.
+  void place(FnId F);
+  std::vector<bool> callers() const;
   std::vector<std::vector<uint32_t>> InstBase;
   std::vector<int32_t> SiteOf, RegionOfInst;
   llvm::DenseMap<uint64_t, uint32_t> NullIds;

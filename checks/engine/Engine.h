@@ -12,6 +12,7 @@
 #include "common/Finding.h"
 #include "engine/Context.h"
 #include "engine/Ir.h"
+#include <memory>
 #include <vector>
 
 namespace tether::engine {
@@ -20,8 +21,34 @@ namespace tether::engine {
 std::vector<Finding> analyze(const Program &P, Options O = {});
 
 /// Compute every function's summary into Cx.Sums and its facts into
-/// Cx.Facts (callees first).
-void summarize(Context &Cx);
+/// Cx.Facts (callees first). With Dirty (after Context::update), only the
+/// components holding a dirty function or calling one whose summary came
+/// out changed are interpreted; the rest keep what an earlier run found.
+/// Returns how many interpretations of a body it ran.
+size_t summarize(Context &Cx, const std::vector<bool> *Dirty = nullptr);
+
+/// An engine run kept for the next one over the same program, whose
+/// functions change between runs (a language server's package, edited):
+/// what a function's summary and facts depend on is its body, its callees'
+/// summaries and whether it has callers, so only the functions where one
+/// of those changed are interpreted again. The findings are those of a
+/// cold analyze() of the same program.
+class Session {
+public:
+  /// P must be the object of the last call, or the run is cold;
+  /// Unchanged[F] says F's body is the one the last call saw.
+  std::vector<Finding> analyze(const Program &P, Options O,
+                               const std::vector<bool> &Unchanged);
+  struct Stats {
+    size_t Functions = 0, Interpreted = 0;
+    bool Warm = false;
+  };
+  Stats Last;
+
+private:
+  std::unique_ptr<Context> Cx;
+  size_t ColdInsts = 0;
+};
 
 } // namespace tether::engine
 

@@ -172,6 +172,9 @@ struct Summary {
   std::vector<UseEffect> Uses;
   std::vector<ConvertEffect> Converts;
   MemSet Escapes; ///< Parameter memory kept alive by someone else.
+  /// Equal summaries: a caller interpreted against either does the same.
+  bool operator==(const Summary &O) const;
+  bool operator!=(const Summary &O) const { return !(*this == O); }
   /// A cheap fingerprint of everything above, for the fixpoint: it only
   /// grows, and grows whenever anything is added (an effect's values too).
   size_t size() const {
@@ -287,6 +290,9 @@ struct FunctionFacts {
   std::vector<SlotWriteFact> SlotWrites;
   std::vector<CallFact> Calls;
   std::vector<DeferredNullFact> DeferredNulls;
+  /// What the function stores at places, closed: Context::collectContents
+  /// joins every function's into the program's Contents.
+  std::vector<std::pair<MemId, Value>> Contents;
   bool StreamSync = false;
 };
 

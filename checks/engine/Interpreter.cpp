@@ -2,6 +2,7 @@
 #include "engine/Interpreter.h"
 #include "engine/State.h"
 #include "engine/Temporaries.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
 #include <optional>
@@ -39,8 +40,75 @@ public:
         State S = std::move(In[B]);
         block(S, B);
       }
+    dropUnreachableStores();
     return std::move(Sum);
   }
+
+  /// A store of the caller's memory into a container this function made
+  /// and dropped (`out = []; out.append(f[i])`) is nothing the caller can
+  /// see: only the containers it returns, stores where others see them
+  /// (a global, a field, a parameter's place) or hands to an operation are
+  /// anyone's, with what is stored in those. The rest are dropped from the
+  /// summary (sympy's polynomial code kept 40,000 atoms of such stores in
+  /// one function's summary, copied into every caller). A store of a weak
+  /// alias or an empty value stays: its checks judge the store itself.
+  void dropUnreachableStores() {
+    auto Local = [&](MemId X) { return M.key(X).Root == RootKind::Alloc; };
+    if (llvm::none_of(Sum.Stores,
+                      [&](const StoreEffect &E) { return Local(E.Place); }))
+      return;
+    llvm::DenseSet<uint32_t> Seen; // allocation sites reached
+    std::vector<uint32_t> Work;
+    auto ReachSite = [&](uint32_t Site) {
+      if (Seen.insert(Site).second)
+        Work.push_back(Site);
+    };
+    auto Reach = [&](const Value &V) {
+      for (const Atom &A : V)
+        if ((A.Kind == Atom::Mem || A.Kind == Atom::Weak) && Local(A.M))
+          ReachSite(M.key(A.M).A);
+    };
+    auto Kept = [&](const StoreEffect &E) {
+      return !Local(E.Place) || Seen.count(M.key(E.Place).A) ||
+             E.V.has(Atom::Weak) || E.V.has(Atom::Null);
+    };
+    Reach(Sum.Returns);
+    for (uint32_t Site : VisibleSites)
+      ReachSite(Site);
+    for (const StoreEffect &E : Sum.Stores)
+      if (Kept(E))
+        Reach(E.V);
+    llvm::sort(LocalEdges);
+    while (!Work.empty()) {
+      uint32_t Site = Work.back();
+      Work.pop_back();
+      for (auto It = llvm::lower_bound(LocalEdges,
+                                       std::pair<uint32_t, uint32_t>{Site, 0});
+           It != LocalEdges.end() && It->first == Site; ++It)
+        ReachSite(It->second);
+    }
+    llvm::erase_if(Sum.Stores,
+                   [&](const StoreEffect &E) { return !Kept(E); });
+  }
+
+  /// What the emitting pass stores where (for dropUnreachableStores): an
+  /// edge from a local container to the local memory stored in it, or
+  /// local memory put where others see it (Place NoPlace: an operation).
+  void noteReach(MemId Place, const Value &V) {
+    if (!Emit)
+      return;
+    bool Into = Place != NoPlace && M.key(Place).Root == RootKind::Alloc;
+    for (const Atom &A : V) {
+      if ((A.Kind != Atom::Mem && A.Kind != Atom::Weak) ||
+          M.key(A.M).Root != RootKind::Alloc)
+        continue;
+      if (Into)
+        LocalEdges.push_back({M.key(Place).A, M.key(A.M).A});
+      else
+        VisibleSites.push_back(M.key(A.M).A);
+    }
+  }
+
 
 private:
   // --- Order and fixpoint --------------------------------------------------
@@ -1076,6 +1144,7 @@ private:
   void store(State &S, MemId Place, const Value &V, SrcLoc At,
              const std::string &Sp, CaptureState C, bool FirstFill,
              bool KeyPerLayer) {
+    noteReach(Place, V);
     // A strong store makes the place a holder of local memory (until the
     // place is overwritten, when an exact one); a weak one leaves the
     // memory to its other holders.
@@ -1125,8 +1194,7 @@ private:
     Value CV = close(V);
     // An address held at a place makes no place below it anyone's.
     CV.removeIf([&](const Atom &A) { return isAddress(A); });
-    Cx.Contents[*P].join(CV);
-    Cx.ContentsAll[M.wildcard(*P)].join(CV);
+    Facts.Contents.push_back({*P, CV});
     int32_t Sized = -1;
     for (const Atom &A : CV) {
       if (isWeakRef(A) && isLocalMemory(A.M))
@@ -1185,6 +1253,7 @@ private:
 
   void use(const Value &V, SrcLoc At, const std::string &Sp, CaptureState C,
            int32_t Stream, bool Checked = false, int32_t BindRegion = -1) {
+    noteReach(NoPlace, V);
     if (involvesParam(V)) {
       bool AnyChecked = Checked;
       for (const Atom &A : V)
@@ -1347,6 +1416,10 @@ private:
   FunctionFacts &Facts;
   Summary Sum;
   bool Emit = false;
+  static constexpr MemId NoPlace = ~MemId(0);
+  /// Filled by noteReach in the emitting pass.
+  std::vector<std::pair<uint32_t, uint32_t>> LocalEdges;
+  std::vector<uint32_t> VisibleSites;
   std::vector<State> In;
   TemporaryEnds Temps;
   std::vector<uint32_t> Rpo, RpoIndex;

@@ -11,13 +11,15 @@
 //    reused for every module whose text and catalog are unchanged, as long
 //    as no module's interface (what other modules' lowering reads of it)
 //    changed.
-// The engine then runs over the whole program again.
+// The engine's session then interprets again only the functions of the
+// modules lowered again and the callers whose callees' summaries changed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TETHER_PYTHON_PACKAGECACHE_H
 #define TETHER_PYTHON_PACKAGECACHE_H
 
 #include "Model.h"
+#include "engine/Engine.h"
 #include "engine/Ir.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Chrono.h"
@@ -49,6 +51,9 @@ public:
     unsigned Parsed = 0;         ///< Texts not seen before: parsed.
     unsigned ModulesLowered = 0; ///< Modules whose functions were lowered.
     bool InterfaceChanged = false; ///< Every module was lowered again.
+    /// Interpretations of a function's body the engine ran (a function of
+    /// a recursive component once per round).
+    size_t FunctionsInterpreted = 0;
   };
   Stats Last;
 
@@ -94,6 +99,9 @@ public:
     uint64_t Interface = 0; ///< packageInterface() it was lowered under.
     std::vector<uint64_t> ModuleKeys; ///< moduleKey() of each module.
     engine::Program Prog;
+    /// The engine's last run over Prog: the summaries of functions whose
+    /// module was not lowered again are reused.
+    engine::Session Engine;
   };
   Lowered &lowered(const std::string &Analysis);
   /// The key of an analysis of Paths (its scan Scan) for lowered().

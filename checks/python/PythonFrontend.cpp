@@ -381,7 +381,9 @@ static engine::Program lowerWithReuse(Package &P, llvm::ThreadPoolInterface &Poo
                                       const std::vector<uint64_t> &TextHashes,
                                       const std::vector<uint64_t> &TypedTexts,
                                       PackageCache::Lowered *Old,
-                                      PackageCache::Stats &Stats) {
+                                      PackageCache::Stats &Stats,
+                                      std::vector<bool> &Unchanged) {
+  Unchanged.assign(P.Functions.size(), false);
   if (!Old)
     return lowerPackage(P, &Pool);
   uint64_t Interface = packageInterface(P, TypedTexts);
@@ -406,6 +408,10 @@ static engine::Program lowerWithReuse(Package &P, llvm::ThreadPoolInterface &Poo
         Out = std::move(Old->Prog.Functions[F]);
         return true;
       });
+  // Set here, not in the callback: it runs on the pool's threads, and a
+  // vector<bool> packs its elements into shared words.
+  for (size_t F = 0; Same && F < P.Functions.size(); ++F)
+    Unchanged[F] = P.Functions[F].Mod >= 0 && Kept[P.Functions[F].Mod];
   Stats.InterfaceChanged |= !Same;
   for (size_t I = 0; I < Kept.size(); ++I)
     Stats.ModulesLowered += !Kept[I];
@@ -682,8 +688,13 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   PackageCache::Stats Ignored;
   PackageCache::Stats &Stats = Opts.Cache ? Opts.Cache->Last : Ignored;
   Stats.Modules += (unsigned)P.Modules.size();
-  engine::Program Prog =
-      lowerWithReuse(P, Pool, TextHashes, TypedTexts, Reuse, Stats);
+  // Lowered into the cache's program itself, so that the engine's session
+  // sees the same program at every analysis.
+  engine::Program Local;
+  engine::Program &Prog = Reuse ? Reuse->Prog : Local;
+  std::vector<bool> Unchanged;
+  Prog = lowerWithReuse(P, Pool, TextHashes, TypedTexts, Reuse, Stats,
+                        Unchanged);
   // Scopes left out of a named module (too deeply nested) are its problems;
   // a context module's are reported when it is named itself.
   for (auto &M : P.Modules)
@@ -700,10 +711,13 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
       return false;
     return P.Modules[File]->Cat->WorkspaceNames.matches(Name.lower());
   };
-  P.Findings = engine::analyze(Prog, std::move(EO));
+  if (Reuse) {
+    P.Findings = Reuse->Engine.analyze(Prog, std::move(EO), Unchanged);
+    Stats.FunctionsInterpreted += Reuse->Engine.Last.Interpreted;
+  } else {
+    P.Findings = engine::analyze(Prog, std::move(EO));
+  }
   Pool.wait();
-  if (Reuse)
-    Reuse->Prog = std::move(Prog);
 
   // NOLINT / noqa, parsed only for files with findings.
   std::unordered_map<std::string, std::unique_ptr<Suppressions>> Supp;

@@ -472,6 +472,7 @@ static std::vector<Finding> analyzePython(python::PackageCache &Cache,
   llvm::errs() << "tether lsp: " << Path << ": " << S.Modules << " modules, "
                << S.Parsed << " parsed, " << S.ModulesLowered << " lowered"
                << (S.InterfaceChanged ? " (interfaces changed)" : "") << ", "
+               << S.FunctionsInterpreted << " function(s) interpreted, "
                << Ms << " ms\n";
   std::vector<Finding> Out;
   for (Finding &F : R.Findings)

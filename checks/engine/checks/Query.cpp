@@ -177,7 +177,11 @@ std::optional<uint32_t> Query::emptyValueAt(MemId Place) const {
     Cx.contentsOf(A, Held);
     for (const Value *V : Held)
       for (const Atom &X : *V)
-        if (X.Kind == Atom::Null && (!Best || X.W < *Best))
+        // By position, not by number: numbers follow the order in which
+        // a run met the sites, which a language server's warm run does
+        // not share with a cold one.
+        if (X.Kind == Atom::Null &&
+            (!Best || Cx.NullSites[X.W] < Cx.NullSites[*Best]))
           Best = X.W;
   }
   return Best;

@@ -6,6 +6,9 @@ Steps (paths relative to DIR):
   open REL           didOpen with the file's text
   edit REL FILE      didChange: REL's buffer becomes FILE's text (unsaved)
   comment REL        didChange: a comment line appended to REL's buffer
+  insert REL LINE    didChange: a comment line inserted before line LINE
+                     (every position below it moves)
+  replace REL OLD NEW  didChange: every OLD in REL's buffer becomes NEW
   disk REL FILE      FILE copied over REL on disk, the server not told
   notify REL         workspace/didChangeWatchedFiles for REL
   close REL          didClose
@@ -34,8 +37,8 @@ import time
 
 import lsp_stream
 
-ARITY = {"open": 1, "edit": 2, "comment": 1, "disk": 2, "notify": 1,
-         "close": 1, "compare": 1}
+ARITY = {"open": 1, "edit": 2, "comment": 1, "insert": 2, "replace": 3,
+         "disk": 2, "notify": 1, "close": 1, "compare": 1}
 
 args = sys.argv[1:]
 sep = args.index("--")
@@ -185,10 +188,21 @@ for step in steps:
         send({"method": "textDocument/didOpen", "params": {"textDocument": {
             "uri": uri(rel), "languageId": "python", "version": 1,
             "text": buffers[rel]}}})
-    elif verb in ("edit", "comment"):
+    elif verb in ("edit", "comment", "insert", "replace"):
         if verb == "edit":
             with open(step[2]) as f:
                 buffers[rel] = f.read()
+        elif verb == "insert":
+            lines = buffers[rel].split("\n")
+            at = int(step[2]) - 1
+            # Indented as the line it goes before, so it sits in that block.
+            indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())]
+            lines.insert(at, indent + "# inserted: nothing but this comment")
+            buffers[rel] = "\n".join(lines)
+        elif verb == "replace":
+            if step[2] not in buffers[rel]:
+                sys.exit(f"lsp_session: {step[2]!r} is not in {rel}")
+            buffers[rel] = buffers[rel].replace(step[2], step[3])
         else:
             buffers[rel] += "# edited: nothing but this comment\n"
         send({"method": "textDocument/didChange", "params": {

@@ -149,8 +149,27 @@ std::string render(const std::vector<Finding> &Fs) {
 /// from one of two getters (a join of two places), the workspace from the
 /// cache or a fresh allocation (a join of a place and an allocation), and
 /// a helper stores a weak reference of it into the cache.
-TEST(EngineTest, JoinKeepsBothCachesAndTheAllocation) {
-  Prog Pr;
+/// The store helper of the path below: `workspaces[num_tokens] =
+/// weak_ref_tensors(workspace)` at Line (or the workspace itself).
+void storeHelper(Function &F, bool Weak, uint32_t Line) {
+  std::string Name = F.Name, Qual = F.QualName;
+  SrcLoc End = F.EndLoc;
+  F = Function();
+  F.Name = Name;
+  F.QualName = Qual;
+  F.EndLoc = End;
+  B Bd(F);
+  Bd.FB.param("num_tokens");
+  VarId W = Bd.FB.param("workspace");
+  VarId GP = Bd.read("acl._graph_params", L(Line, 9));
+  VarId WS = Bd.field(GP, "workspaces", L(Line, 9), "_graph_params.workspaces");
+  VarId Stored = Weak ? Bd.weak(W, L(Line, 48)) : W;
+  Bd.storeElem(WS, Stored, L(Line, 9), "_graph_params.workspaces");
+  Bd.FB.finish();
+}
+
+/// Builds the program into Pr; returns the store helper.
+FnId fusedInferAttention(Prog &Pr) {
   FnId GetMain = Pr.fn("get_graph_params"), GetDraft = Pr.fn("get_draft_graph_params");
   for (auto [F, G] : {std::pair{GetMain, "acl._graph_params"},
                       std::pair{GetDraft, "acl._draft_graph_params"}}) {
@@ -160,16 +179,7 @@ TEST(EngineTest, JoinKeepsBothCachesAndTheAllocation) {
     Bd.FB.finish();
   }
   FnId Update = Pr.fn("update_graph_params_workspaces");
-  {
-    B Bd(Pr.P.Functions[Update]);
-    Bd.FB.param("num_tokens");
-    VarId W = Bd.FB.param("workspace");
-    VarId GP = Bd.read("acl._graph_params", L(526, 9));
-    VarId WS = Bd.field(GP, "workspaces", L(526, 9), "_graph_params.workspaces");
-    VarId Wk = Bd.weak(W, L(526, 48));
-    Bd.storeElem(WS, Wk, L(526, 9), "_graph_params.workspaces");
-    Bd.FB.finish();
-  }
+  storeHelper(Pr.P.Functions[Update], true, 526);
   FnId Fia = Pr.fn("full_graph_fia");
   {
     Function &F = Pr.P.Functions[Fia];
@@ -216,6 +226,12 @@ TEST(EngineTest, JoinKeepsBothCachesAndTheAllocation) {
     Bd.FB.setBlock(Out);
     Bd.FB.finish();
   }
+  return Update;
+}
+
+TEST(EngineTest, JoinKeepsBothCachesAndTheAllocation) {
+  Prog Pr;
+  fusedInferAttention(Pr);
   EXPECT_EQ(render(analyze(Pr.P)),
             "378:17 tether-weak-ref-before-capture-end\n"
             "  555:12 capture begins here\n"
@@ -718,4 +734,77 @@ TEST(EngineTest, RecursiveCallsOnElementsKeepTheSummarySmall) {
   EXPECT_EQ(S.Uses.size(), 1u);
   EXPECT_EQ(S.Stores.size(), 3u * kMaxPath);
   EXPECT_LT(S.size(), 200u);
+}
+
+/// sympy's polynomial code copies its arguments into lists it builds and
+/// drops (`out = []; out.append(f[i])`): nothing a caller can see. Those
+/// stores leave the summary; a store into a list the function returns or
+/// hands to an operation stays, and so does one of a weak alias.
+TEST(EngineTest, StoreIntoADroppedContainerIsNotInTheSummary) {
+  Prog Pr;
+  auto Build = [&](const std::string &Name, int Keep) {
+    FnId F = Pr.fn(Name);
+    B Bd(Pr.P.Functions[F]);
+    VarId P = Bd.FB.param("f");
+    VarId Out = Bd.alloc(AllocKind::Container, L(2, 5), "out");
+    VarId Inner = Bd.alloc(AllocKind::Container, L(3, 5), "inner");
+    VarId Stored = Keep == 3 ? Bd.weak(P, L(4, 5), "w") : P;
+    Bd.storeElem(Inner, Stored, L(5, 5), "inner[0]");
+    Bd.storeElem(Out, Inner, L(6, 5), "out[0]");
+    if (Keep == 2)
+      Bd.use(Out, L(7, 5));
+    Bd.FB.ret(Keep == 1 ? Out : NoVar, L(8, 5));
+    return F;
+  };
+  FnId Dropped = Build("dropped", 0);
+  FnId Returned = Build("returned", 1);
+  FnId Used = Build("used", 2);
+  FnId Weak = Build("weak", 3);
+  Context Cx(Pr.P, Options{});
+  summarize(Cx);
+  EXPECT_TRUE(Cx.Sums[Dropped].Stores.empty());
+  // `inner` is reached through `out` (whose own store holds no parameter
+  // and never was an effect): `inner[0] = f` stays.
+  ASSERT_EQ(Cx.Sums[Returned].Stores.size(), 1u);
+  EXPECT_EQ(Cx.Sums[Returned].Stores[0].At, L(5, 5));
+  ASSERT_EQ(Cx.Sums[Used].Stores.size(), 1u);
+  EXPECT_EQ(Cx.Sums[Used].Stores[0].At, L(5, 5));
+  // The weak alias's store stays, though `inner` is dropped.
+  EXPECT_EQ(Cx.Sums[Weak].Stores.size(), 1u);
+}
+
+/// The language server's engine: after an edit of one function, a session
+/// interprets again only what the edit can change, and answers as a cold
+/// run of the edited program does, whether the edit moves positions,
+/// changes the helper's summary (no weak reference: the finding goes), or
+/// brings it back.
+TEST(EngineTest, SessionAnswersAsAColdRunAfterEachEdit) {
+  Prog Pr;
+  FnId Update = fusedInferAttention(Pr);
+  size_t N = Pr.P.Functions.size();
+  Session S;
+  std::vector<bool> Unchanged(N, false);
+  EXPECT_EQ(render(S.analyze(Pr.P, Options{}, Unchanged)),
+            render(analyze(Pr.P)));
+  EXPECT_FALSE(S.Last.Warm);
+  EXPECT_EQ(S.Last.Interpreted, N);
+  Unchanged.assign(N, true);
+  Unchanged[Update] = false;
+  for (auto [Weak, Line] : {std::pair{true, 530u}, std::pair{false, 530u},
+                            std::pair{true, 526u}}) {
+    storeHelper(Pr.P.Functions[Update], Weak, Line);
+    std::string Cold = render(analyze(Pr.P));
+    EXPECT_EQ(render(S.analyze(Pr.P, Options{}, Unchanged)), Cold)
+        << "weak " << Weak << " at line " << Line;
+    EXPECT_TRUE(S.Last.Warm);
+    // The helper and its caller, and the caller's caller when the caller's
+    // summary changed; never the getters.
+    EXPECT_LE(S.Last.Interpreted, 3u);
+    EXPECT_EQ(Cold.empty(), !Weak);
+  }
+  // Nothing changed: nothing is interpreted, the findings stand.
+  std::string Cold = render(analyze(Pr.P));
+  Unchanged.assign(N, true);
+  EXPECT_EQ(render(S.analyze(Pr.P, Options{}, Unchanged)), Cold);
+  EXPECT_EQ(S.Last.Interpreted, 0u);
 }
