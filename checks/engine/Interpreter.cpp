@@ -1,6 +1,7 @@
 //===- Interpreter.cpp - Abstract interpretation of one function ---------===//
 #include "engine/Interpreter.h"
 #include "engine/State.h"
+#include "engine/SummaryJoin.h"
 #include "engine/Temporaries.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
@@ -350,16 +351,8 @@ private:
   /// and the checks need most: local memory, weak aliases, empties, and
   /// the places one step from a parameter, global or object.
   Value widen(Value V) const {
-    if (V.atoms().size() <= kMaxAtoms)
-      return V;
-    bool Dropped = false;
-    V.removeIf([&](const Atom &A) {
-      bool Deep = A.Kind == Atom::Mem && M.key(A.M).Path.size() > 1;
-      Dropped |= Deep;
-      return Deep;
-    });
-    if (Dropped)
-      V.add(Atom::unknown());
+    if (V.atoms().size() > kMaxAtoms)
+      dropDeepPlaces(V, M);
     return V;
   }
 

@@ -7,19 +7,6 @@
 namespace tether::engine {
 namespace {
 
-/// Drops the deep places of V for "unknown"; whether V changed.
-bool makeShallow(Value &V, const MemTable &M) {
-  bool Dropped = false;
-  V.removeIf([&](const Atom &A) {
-    bool Deep = A.Kind == Atom::Mem && M.key(A.M).Path.size() > 1;
-    Dropped |= Deep;
-    return Deep;
-  });
-  if (Dropped)
-    V.add(Atom::unknown());
-  return Dropped;
-}
-
 uint64_t siteHash(SrcLoc At, const CaptureState &C) {
   return llvm::hash_combine(At.File, At.Line, At.Col, C.Mask, C.Region,
                             C.SessionMask, C.Session);
@@ -37,7 +24,7 @@ bool joinEffects(std::vector<E> &Into, std::vector<E> &&New,
     Index[siteHash(Into[I].At, Into[I].C)].push_back(I);
     if constexpr (HasValue)
       if (Shallow)
-        makeShallow(Into[I].V, M); // only ever drops: not growth
+        dropDeepPlaces(Into[I].V, M); // only ever drops: not growth
   }
   for (E &X : New) {
     llvm::SmallVector<uint32_t, 1> &Same = Index[siteHash(X.At, X.C)];
@@ -47,7 +34,7 @@ bool joinEffects(std::vector<E> &Into, std::vector<E> &&New,
     if (It == Same.end()) {
       if constexpr (HasValue)
         if (Shallow)
-          makeShallow(X.V, M);
+          dropDeepPlaces(X.V, M);
       Same.push_back(uint32_t(Into.size()));
       Into.push_back(std::move(X));
       Grew = true;
@@ -55,7 +42,7 @@ bool joinEffects(std::vector<E> &Into, std::vector<E> &&New,
     }
     if constexpr (HasValue) {
       if (Shallow)
-        makeShallow(X.V, M);
+        dropDeepPlaces(X.V, M);
       Grew |= Into[*It].V.join(X.V);
     }
   }
@@ -63,6 +50,18 @@ bool joinEffects(std::vector<E> &Into, std::vector<E> &&New,
 }
 
 } // namespace
+
+bool dropDeepPlaces(Value &V, const MemTable &M) {
+  bool Dropped = false;
+  V.removeIf([&](const Atom &A) {
+    bool Deep = A.Kind == Atom::Mem && M.key(A.M).Path.size() > 1;
+    Dropped |= Deep;
+    return Deep;
+  });
+  if (Dropped)
+    V.add(Atom::unknown());
+  return Dropped;
+}
 
 bool Summary::operator==(const Summary &O) const {
   auto SameStores = [](const StoreEffect &A, const StoreEffect &B) {
@@ -95,8 +94,8 @@ bool joinSummary(Summary &Into, Summary &&New, const MemTable &M,
                  bool Shallow) {
   bool Grew = false;
   if (Shallow) {
-    makeShallow(Into.Returns, M);
-    makeShallow(New.Returns, M);
+    dropDeepPlaces(Into.Returns, M);
+    dropDeepPlaces(New.Returns, M);
   }
   Grew |= Into.Returns.join(New.Returns);
   Grew |= New.ReturnsCapturePredicate > Into.ReturnsCapturePredicate;

@@ -15,6 +15,10 @@
 
 namespace tether::engine {
 
+/// Drops from V every atom of a place more than one step below its root,
+/// for "unknown" (the widening of values); whether it dropped any.
+bool dropDeepPlaces(Value &V, const MemTable &M);
+
 /// Into := Into joined with New (one effect per site, values joined).
 /// Shallow: drop every atom of a place more than one step below its root
 /// from the values, for "unknown". Returns whether Into grew.
