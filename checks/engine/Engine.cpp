@@ -45,8 +45,8 @@ size_t summarize(Context &Cx, const std::vector<bool> *Dirty) {
             Nodes[F].Callees.push_back(&Nodes[T.Fn]);
     Nodes[N].Callees.push_back(&Nodes[F]);
   }
-  // Again: a summary that came out as it was before.
-  std::vector<bool> Changed(N, Dirty == nullptr);
+  // With Dirty: the summaries that came out different from the last run's.
+  std::vector<bool> Changed(N, false);
   size_t Interpreted = 0;
   // Post-order of SCCs: callees before their callers.
   for (auto It = llvm::scc_begin(&Nodes[N]); !It.isAtEnd(); ++It) {

@@ -172,11 +172,14 @@ struct Summary {
   std::vector<UseEffect> Uses;
   std::vector<ConvertEffect> Converts;
   MemSet Escapes; ///< Parameter memory kept alive by someone else.
+  /// One conversion per parameter place and position (the first path's
+  /// guard); whether E was new. Defined in SummaryJoin.cpp.
+  bool addConvert(const ConvertEffect &E);
   /// Equal summaries: a caller interpreted against either does the same.
   bool operator==(const Summary &O) const;
   bool operator!=(const Summary &O) const { return !(*this == O); }
-  /// A cheap fingerprint of everything above, for the fixpoint: it only
-  /// grows, and grows whenever anything is added (an effect's values too).
+  /// A cheap measure of everything above (an effect's values too), for
+  /// tests that bound a summary's size.
   size_t size() const {
     size_t N = Returns.atoms().size() + Stores.size() + Clears.size() +
                Uses.size() + Converts.size() + Escapes.size() +

@@ -45,6 +45,9 @@ public:
     return std::move(Sum);
   }
 
+private:
+  // --- What a summary keeps -------------------------------------------------
+
   /// A store of the caller's memory into a container this function made
   /// and dropped (`out = []; out.append(f[i])`) is nothing the caller can
   /// see: only the containers it returns, stores where others see them
@@ -110,8 +113,6 @@ public:
     }
   }
 
-
-private:
   // --- Order and fixpoint --------------------------------------------------
 
   void order() {
@@ -823,10 +824,7 @@ private:
   void addConvert(const ConvertEffect &E) {
     if (!Emit)
       return;
-    for (const ConvertEffect &O : Sum.Converts)
-      if (O.Of == E.Of && O.At == E.At)
-        return;
-    Sum.Converts.push_back(E);
+    Sum.addConvert(E);
   }
 
   void deferredNull(MemId Place, SrcLoc At, FnId Helper, uint32_t Param,

@@ -63,6 +63,15 @@ bool dropDeepPlaces(Value &V, const MemTable &M) {
   return Dropped;
 }
 
+bool Summary::addConvert(const ConvertEffect &E) {
+  if (llvm::any_of(Converts, [&](const ConvertEffect &O) {
+        return O.Of == E.Of && O.At == E.At;
+      }))
+    return false;
+  Converts.push_back(E);
+  return true;
+}
+
 bool Summary::operator==(const Summary &O) const {
   auto SameStores = [](const StoreEffect &A, const StoreEffect &B) {
     return A.sameSite(B) && A.V == B.V && A.Spelling == B.Spelling;
@@ -105,15 +114,8 @@ bool joinSummary(Summary &Into, Summary &&New, const MemTable &M,
   Grew |= joinEffects(Into.Stores, std::move(New.Stores), M, Shallow);
   Grew |= joinEffects(Into.Clears, std::move(New.Clears), M, Shallow);
   Grew |= joinEffects(Into.Uses, std::move(New.Uses), M, Shallow);
-  for (const ConvertEffect &E : New.Converts) {
-    bool Known = llvm::any_of(Into.Converts, [&](const ConvertEffect &O) {
-      return O.Of == E.Of && O.At == E.At; // as Interp::addConvert
-    });
-    if (!Known) {
-      Into.Converts.push_back(E);
-      Grew = true;
-    }
-  }
+  for (const ConvertEffect &E : New.Converts)
+    Grew |= Into.addConvert(E);
   for (MemId Esc : New.Escapes)
     if (!memSetHas(Into.Escapes, Esc)) {
       memSetAdd(Into.Escapes, Esc);

@@ -410,7 +410,7 @@ static engine::Program lowerWithReuse(Package &P, llvm::ThreadPoolInterface &Poo
       });
   // Set here, not in the callback: it runs on the pool's threads, and a
   // vector<bool> packs its elements into shared words.
-  for (size_t F = 0; Same && F < P.Functions.size(); ++F)
+  for (size_t F = 0; F < P.Functions.size(); ++F)
     Unchanged[F] = P.Functions[F].Mod >= 0 && Kept[P.Functions[F].Mod];
   Stats.InterfaceChanged |= !Same;
   for (size_t I = 0; I < Kept.size(); ++I)
