@@ -45,6 +45,10 @@ NameSet::NameSet(const std::vector<std::string> &Sources) {
     C->Source = S;
     StringRef P(C->Source);
     C->Anchored = P.consume_front("::") || P.consume_front(".");
+    if (P.find_first_of("*?[]{}\\") == StringRef::npos) {
+      (C->Anchored ? Whole : Literal).insert(P);
+      continue;
+    }
     auto G = llvm::GlobPattern::create(P);
     if (!G) {
       llvm::consumeError(G.takeError());
@@ -57,6 +61,16 @@ NameSet::NameSet(const std::vector<std::string> &Sources) {
 
 bool NameSet::matches(StringRef Name) const {
   Name.consume_front("::");
+  if (Whole.contains(Name) || Literal.contains(Name))
+    return true;
+  if (!Literal.empty())
+    for (size_t I = 0; I < Name.size(); ++I) {
+      if (Name[I] == '.' && Literal.contains(Name.substr(I + 1)))
+        return true;
+      if (Name[I] == ':' && I + 1 < Name.size() && Name[I + 1] == ':' &&
+          Literal.contains(Name.substr(I + 2)))
+        return true;
+    }
   for (const auto &CP : Patterns) {
     const Compiled &C = *CP;
     if (C.Glob.match(Name))

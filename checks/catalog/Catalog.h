@@ -11,6 +11,7 @@
 #define TETHER_CATALOG_CATALOG_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/GlobPattern.h"
 #include <map>
@@ -39,9 +40,16 @@ public:
   NameSet() = default;
   explicit NameSet(const std::vector<std::string> &Patterns);
   bool matches(llvm::StringRef QualifiedName) const;
-  bool empty() const { return Patterns.empty(); }
+  bool empty() const {
+    return Patterns.empty() && Literal.empty() && Whole.empty();
+  }
 
 private:
+  /// Most patterns are plain names: they are looked up, one hash probe per
+  /// scope suffix of the name, instead of matched one by one (the frontends
+  /// ask for every call they lower).
+  llvm::StringSet<> Literal; ///< Plain names, matched as a suffix too.
+  llvm::StringSet<> Whole;   ///< Plain anchored names: the whole name only.
   struct Compiled {
     std::string Source; // GlobPattern refers into it: never moved
     llvm::GlobPattern Glob;
