@@ -6,30 +6,33 @@
 
 using namespace tether::python;
 
-std::unordered_set<const void *> tether::python::tooDeepScopes(TSNode Root) {
+NestingLevel NestingLevel::child(TSNode C) const {
   const Grammar &G = Grammar::get();
+  TSSymbol K = kindOf(C);
+  // Past the budget the scope stays the one that went too deep (no
+  // function or class lies there: statements nest at most 100 deep,
+  // Validate.cpp, far less than MaxNesting levels of the tree).
+  if (!tooDeep() && (K == G.FunctionDef || K == G.ClassDef))
+    return {C.id, 0};
+  return {Scope, Depth + 1};
+}
+
+std::unordered_set<const void *> tether::python::tooDeepScopes(TSNode Root) {
   struct Item {
     TSNode N;
-    const void *Scope; ///< The id of the scope's node.
-    unsigned Depth;    ///< Below the scope's node.
+    NestingLevel L;
   };
   std::unordered_set<const void *> Out;
-  std::vector<Item> Work{{Root, TopLevelScope, 0}};
+  std::vector<Item> Work{{Root, {}}};
   while (!Work.empty()) {
     Item It = Work.back();
     Work.pop_back();
-    if (It.Depth > MaxNesting) {
-      Out.insert(It.Scope);
-      // No function or class lies below: statements nest at most 100 deep
-      // (Validate.cpp), far less than MaxNesting levels of the tree.
-      continue;
+    if (It.L.tooDeep()) {
+      Out.insert(It.L.Scope);
+      continue; // the scope is not analysed: nothing below matters
     }
     eachChild(It.N, true, [&](TSNode C, TSFieldId) {
-      TSSymbol K = kindOf(C);
-      if (K == G.FunctionDef || K == G.ClassDef)
-        Work.push_back({C, C.id, 0});
-      else
-        Work.push_back({C, It.Scope, It.Depth + 1});
+      Work.push_back({C, It.L.child(C)});
     });
   }
   return Out;

@@ -37,6 +37,17 @@ inline constexpr unsigned MaxNesting = 400;
 /// subtrees the copies share.
 inline constexpr const void *TopLevelScope = nullptr;
 
+/// Where a node sits for the budget: its scope (as keyed in tooDeepScopes'
+/// set) and how many levels below the scope's own node. The validation pass
+/// (Validate.h) walks every node anyway and measures with it in that walk.
+struct NestingLevel {
+  const void *Scope = TopLevelScope;
+  unsigned Depth = 0;
+  bool tooDeep() const { return Depth > MaxNesting; }
+  /// The level of C, a child of the node at this level.
+  NestingLevel child(TSNode C) const;
+};
+
 /// The scopes under Root (function_definition and class_definition nodes
 /// by their ids, and TopLevelScope for Root's own level) in which some node
 /// lies more than MaxNesting levels below the scope's own node; nested

@@ -111,8 +111,9 @@ PackageCache::source(const std::string &Path, Parser Parse) {
   New->Parsed = true;
   if (New->Tree) {
     New->TypedText = typedTextDigest(New->Tree, New->Text);
-    New->TooDeep = std::make_shared<const std::unordered_set<const void *>>(
-        tooDeepScopes(ts_tree_root_node(New->Tree)));
+    if (!New->TooDeep) // Parse may have measured it in a walk of its own
+      New->TooDeep = std::make_shared<const std::unordered_set<const void *>>(
+          tooDeepScopes(ts_tree_root_node(New->Tree)));
   }
   // Kept where the unparsed one was, unless the text changed meanwhile.
   std::string Key = absolutePath(Path);

@@ -52,6 +52,7 @@ struct Loaded {
   uint64_t Hash = 0;  // of Text, when read through a PackageCache
   uint64_t TypedText = 0; // its typedTextDigest, likewise
   std::shared_ptr<const PackageCache::Source> Src; // likewise
+  std::shared_ptr<const std::unordered_set<const void *>> TooDeep; // of Tree
 };
 
 /// Module identities by path, computed once per run: naming a file asks
@@ -182,8 +183,11 @@ TSPoint firstError(TSNode Root) {
   }
 }
 
-/// The tree of a Python 3 text CPython would compile, or null and Problem.
-TSTree *parseChecked(const std::string &Text, std::string &Problem) {
+/// The tree of a Python 3 text CPython would compile, or null and Problem;
+/// with the tree, its tooDeepScopes (measured by the validation's walk).
+TSTree *parseChecked(
+    const std::string &Text, std::string &Problem,
+    std::shared_ptr<const std::unordered_set<const void *>> &TooDeepOut) {
   // The tree may come from a rewrite that closes a grammar gap; its
   // offsets are the text's (Recovery.h).
   TSTree *T = parseWithRecovery(threadParser(), Text);
@@ -219,10 +223,12 @@ TSTree *parseChecked(const std::string &Text, std::string &Problem) {
     ts_tree_delete(T);
     return nullptr;
   }
-  if (!acceptedByCPython(Root, Text, Problem)) {
+  auto TooDeep = std::make_shared<std::unordered_set<const void *>>();
+  if (!acceptedByCPython(Root, Text, Problem, TooDeep.get())) {
     ts_tree_delete(T);
     return nullptr;
   }
+  TooDeepOut = std::move(TooDeep);
   return T;
 }
 
@@ -241,11 +247,11 @@ void load(const std::string &Path, ModuleIds &Ids, Loaded &L,
     if (!(L.Readable = readSource(Path, L.Text, L.Problem, L.Layout)))
       return;
     setId(Path, Ids, L);
-    L.Tree = parseChecked(L.Text, L.Problem);
+    L.Tree = parseChecked(L.Text, L.Problem, L.TooDeep);
     return;
   }
   auto S = Cache->source(Path, [](PackageCache::Source &New) {
-    New.Tree = parseChecked(New.Text, New.Problem);
+    New.Tree = parseChecked(New.Text, New.Problem, New.TooDeep);
   });
   L.Text = S->Text;
   L.Layout = S->Layout;
@@ -646,8 +652,7 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     M->Layout = L.Layout;
     M->Tree = L.Tree;
     M->Cat = Cats[I];
-    if (L.Src)
-      M->TooDeep = L.Src->TooDeep;
+    M->TooDeep = L.Src ? L.Src->TooDeep : L.TooDeep;
     TextHashes.push_back(L.Hash);
     TypedTexts.push_back(L.TypedText);
     int Idx = (int)P.Modules.size();

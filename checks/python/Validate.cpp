@@ -1,5 +1,6 @@
 //===- Validate.cpp - Trees tree-sitter accepts and CPython rejects -------===//
 #include "Validate.h"
+#include "Nesting.h"
 #include "NodeAccess.h"
 
 #include <cstring>
@@ -41,6 +42,7 @@ struct Frame {
   uint32_t ParentRow;
   Scope S;
   uint16_t Indent; ///< Indented blocks around N.
+  NestingLevel L;
 };
 
 /// A block on a line of its own (not `if x: pass`) is one indentation level.
@@ -52,15 +54,18 @@ class Validator {
 public:
   explicit Validator(std::string_view Src) : Src(Src) {}
 
-  /// The first rejected shape in document order: its node and why.
-  bool run(TSNode Root) {
-    std::vector<Frame> Work{{Root, NoKind, 0, Scope::Module, 0}};
+  /// The first rejected shape in document order: its node and why. Adds
+  /// the scopes that nest too deep to TooDeep, when given.
+  bool run(TSNode Root, std::unordered_set<const void *> *TooDeep) {
+    std::vector<Frame> Work{{Root, NoKind, 0, Scope::Module, 0, {}}};
     std::vector<TSNode> Kids;
     while (!Work.empty()) {
       Frame F = Work.back();
       Work.pop_back();
       if (!check(F))
         return false;
+      if (TooDeep && F.L.tooDeep())
+        TooDeep->insert(F.L.Scope);
       TSSymbol K = kindOf(F.N);
       Scope Inner = F.S;
       if (K == G.FunctionDef || K == G.Lambda)
@@ -72,7 +77,7 @@ public:
       Kids.clear();
       eachChild(F.N, true, [&](TSNode C, TSFieldId) { Kids.push_back(C); });
       for (auto It = Kids.rbegin(); It != Kids.rend(); ++It)
-        Work.push_back({*It, K, Row, Inner, Indent});
+        Work.push_back({*It, K, Row, Inner, Indent, F.L.child(*It)});
     }
     return true;
   }
@@ -302,10 +307,11 @@ private:
 
 } // namespace
 
-bool tether::python::acceptedByCPython(TSNode Root, std::string_view Src,
-                                       std::string &Problem) {
+bool tether::python::acceptedByCPython(
+    TSNode Root, std::string_view Src, std::string &Problem,
+    std::unordered_set<const void *> *TooDeep) {
   Validator V(Src);
-  if (V.run(Root))
+  if (V.run(Root, TooDeep))
     return true;
   TSPoint P = ts_node_start_point(V.At);
   Problem = "syntax error at line " + std::to_string(P.row + 1) + ", column " +

@@ -17,13 +17,16 @@
 #include <string>
 #include <string_view>
 #include <tree_sitter/api.h>
+#include <unordered_set>
 
 namespace tether::python {
 
 /// Whether CPython would accept the error-free tree Root of Src. When not,
 /// Problem is set to the file's one-line problem ("syntax error at line L,
-/// column C (why); not analysed").
-bool acceptedByCPython(TSNode Root, std::string_view Src, std::string &Problem);
+/// column C (why); not analysed"). When accepted and TooDeep is given, it
+/// is set to tooDeepScopes(Root), measured in the same walk (Nesting.h).
+bool acceptedByCPython(TSNode Root, std::string_view Src, std::string &Problem,
+                       std::unordered_set<const void *> *TooDeep = nullptr);
 
 } // namespace tether::python
 
