@@ -27,6 +27,32 @@ TEST(NameSet, AnchoredPatternsMatchWholeNamesOnly) {
   EXPECT_FALSE(S.matches("ns::weak_ref_tensor"));
 }
 
+// Plain names are looked up in a set and globs matched one by one: a set
+// that holds both answers as either would alone.
+TEST(NameSet, PlainNamesAndGlobsTogether) {
+  NameSet S({"::exact_only", "graph", "torch.npu.graph", "*_capture_begin",
+             "get_?orkspace", "a.b"});
+  EXPECT_TRUE(S.matches("exact_only"));
+  EXPECT_TRUE(S.matches("::exact_only"));
+  EXPECT_FALSE(S.matches("m.exact_only"));
+  EXPECT_TRUE(S.matches("torch.cuda.graph"));
+  EXPECT_TRUE(S.matches("ns::graph"));
+  EXPECT_FALSE(S.matches("graphs"));
+  EXPECT_FALSE(S.matches("subgraph"));
+  EXPECT_TRUE(S.matches("x.a.b"));
+  EXPECT_FALSE(S.matches("xa.b"));
+  EXPECT_TRUE(S.matches("NPUGraph::graph_capture_begin"));
+  EXPECT_TRUE(S.matches("pkg.get_workspace"));
+  EXPECT_FALSE(S.matches("pkg.get_workspaces"));
+  EXPECT_FALSE(S.matches(""));
+  EXPECT_FALSE(S.matches("graph."));
+  EXPECT_FALSE(S.matches("graph::"));
+  EXPECT_FALSE(NameSet(std::vector<std::string>{}).matches("graph"));
+  EXPECT_TRUE(NameSet().empty());
+  EXPECT_FALSE(NameSet({"graph"}).empty());
+  EXPECT_FALSE(NameSet({"::graph"}).empty());
+}
+
 TEST(Catalog, DefaultsCoverTheRealApis) {
   CompiledCatalog C(Catalog::defaults());
   EXPECT_TRUE(C.WeakRefFunctions.matches("torch_npu._C._weak_ref_tensor"));
