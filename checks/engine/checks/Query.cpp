@@ -193,21 +193,28 @@ bool Query::shared(MemId P) const {
 }
 
 bool Query::workspacePlace(MemId P, uint32_t File) const {
-  llvm::StringRef Name = Cx.Mem.lastName(P);
-  if (!Name.empty() && Cx.Opts.IsWorkspaceName &&
-      Cx.Opts.IsWorkspaceName(File, Name))
-    return true;
-  for (MemId A : aliases(P)) {
-    llvm::SmallVector<const Value *, 2> Held;
-    Cx.contentsOf(A, Held);
-    for (const Value *V : Held)
-      for (const Atom &X : *V)
-        if (X.Kind == Atom::Mem && Cx.Mem.key(X.M).Root == RootKind::Alloc &&
-            Cx.Mem.key(X.M).Path.empty() &&
-            Cx.Allocs[Cx.Mem.key(X.M).A].Kind == AllocKind::Workspace)
-          return true;
-  }
-  return false;
+  if (auto It = Workspace.find({P, File}); It != Workspace.end())
+    return It->second;
+  bool Is = [&] {
+    llvm::StringRef Name = Cx.Mem.lastName(P);
+    if (!Name.empty() && Cx.Opts.IsWorkspaceName &&
+        Cx.Opts.IsWorkspaceName(File, Name))
+      return true;
+    for (MemId A : aliases(P)) {
+      llvm::SmallVector<const Value *, 2> Held;
+      Cx.contentsOf(A, Held);
+      for (const Value *V : Held)
+        for (const Atom &X : *V)
+          if (X.Kind == Atom::Mem &&
+              Cx.Mem.key(X.M).Root == RootKind::Alloc &&
+              Cx.Mem.key(X.M).Path.empty() &&
+              Cx.Allocs[Cx.Mem.key(X.M).A].Kind == AllocKind::Workspace)
+            return true;
+    }
+    return false;
+  }();
+  Workspace[{P, File}] = Is;
+  return Is;
 }
 
 const Query::UseRef *Query::findUse(MemId Place, bool NeedUnchecked, FnId Near,

@@ -12,6 +12,7 @@
 #define TETHER_ENGINE_CHECKS_QUERY_H
 
 #include "engine/Context.h"
+#include "llvm/ADT/DenseMap.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -120,6 +121,9 @@ private:
   std::vector<Via> InCapture, InSession;
   std::vector<bool> Reached, SessionReached;
   std::vector<UseRef> Uses;
+  /// workspacePlace's answers: the checks ask for a place at each of its
+  /// uses, and the facts do not change while they run.
+  mutable llvm::DenseMap<std::pair<MemId, uint32_t>, bool> Workspace;
 };
 
 } // namespace tether::engine
