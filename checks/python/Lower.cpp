@@ -347,8 +347,12 @@ void TypeTable::readClass(ClassId C) {
       TSSymbol K = kindOf(N);
       if (K == G.FunctionDef || K == G.ClassDef || K == G.Lambda)
         return false;
+      // An assignment is a statement (or the right side of one, `a = b =
+      // c`): the walk stays among statements and never enters an
+      // expression, which would cost most of it.
       if (K != G.Assignment)
-        return true;
+        return holdsStatements(K) || K == G.ExprStmt || K == G.Match ||
+               K == G.CaseClause;
       TSNode Lhs = fieldOf(N, G.FLeft);
       if (kindOf(Lhs) != G.Attribute ||
           textOf(fieldOf(Lhs, G.FObject), Src) != Self)

@@ -50,6 +50,7 @@ static Grammar make() {
   G.Chevron = sym(L, "chevron");
   G.ExecStmt = sym(L, "exec_statement");
   G.Match = sym(L, "match_statement");
+  G.CaseClause = sym(L, "case_clause");
   G.Call = sym(L, "call");
   G.Attribute = sym(L, "attribute");
   G.Subscript = sym(L, "subscript");

@@ -25,7 +25,7 @@ struct Grammar {
       Assignment, AugAssignment, Return, Delete, If, Elif, Else, For, While,
       Try, Except, ExceptGroup, Finally, With, WithClause, WithItem, Global,
       Import, ImportFrom, FutureImport, Assert, Raise, Break, Continue,
-      PrintStmt, Chevron, ExecStmt, Match;
+      PrintStmt, Chevron, ExecStmt, Match, CaseClause;
   // Expressions.
   TSSymbol Call, Attribute, Subscript, Identifier, KeywordArgument,
       ArgumentList, GeneratorExpr, ListComp, SetComp, DictComp, ForIn, IfClause,
