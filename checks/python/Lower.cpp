@@ -307,17 +307,19 @@ void TypeTable::readClass(ClassId C) {
   const Module &M = *P.Modules[Cl.Mod];
   std::string_view Src = M.Source;
   auto &Out = Attrs[C];
-  // @classmethod: read here, from the class body (asking a node for its
-  // parent walks down from the root, per call).
   eachChild(fieldOf(Cl.Node, G.FBody), true, [&](TSNode S, TSFieldId) {
-    if (kindOf(S) != G.DecoratedDef || !hasDecorator(S, Src, "classmethod"))
+    // @classmethod: read here, from the class body (asking a node for its
+    // parent walks down from the root, per call).
+    if (kindOf(S) == G.DecoratedDef) {
+      if (!hasDecorator(S, Src, "classmethod"))
+        return;
+      auto It = Cl.Methods.find(std::string(
+          textOf(fieldOf(fieldOf(S, G.FDefinition), G.FName), Src)));
+      if (It != Cl.Methods.end() && P.Functions[It->second].BoundMethod)
+        ClassMethods[It->second] = true;
       return;
-    auto It = Cl.Methods.find(std::string(textOf(fieldOf(fieldOf(S, G.FDefinition), G.FName), Src)));
-    if (It != Cl.Methods.end() && P.Functions[It->second].BoundMethod)
-      ClassMethods[It->second] = true;
-  });
-  // Class-level annotations: `cache: OutputCache`, dataclass fields.
-  eachChild(fieldOf(Cl.Node, G.FBody), true, [&](TSNode S, TSFieldId) {
+    }
+    // Class-level annotations: `cache: OutputCache`, dataclass fields.
     if (kindOf(S) != G.ExprStmt)
       return;
     TSNode A = firstChildOf(S);
@@ -336,13 +338,16 @@ void TypeTable::readClass(ClassId C) {
     const std::string &Self = F.Params[0];
     bool Init = MName == "__init__";
     std::unordered_map<std::string, TypeInfo> ParamTypes;
+    if (Init)
+      for (const ParamDecl &D : paramDecls(fieldOf(F.Node, G.FParameters), Src))
+        if (!ts_node_is_null(D.Type))
+          ParamTypes.emplace(D.Name, annotation(Cl.Mod, D.Type));
+    // The names paramDecls would give (Params holds them in its order;
+    // splats are "*", never an identifier).
     std::unordered_set<std::string> ParamNames;
-    for (const ParamDecl &D : paramDecls(fieldOf(F.Node, G.FParameters), Src)) {
-      if (D.Name != Self)
-        ParamNames.insert(D.Name);
-      if (Init && !ts_node_is_null(D.Type))
-        ParamTypes.emplace(D.Name, annotation(Cl.Mod, D.Type));
-    }
+    for (const std::string &Name : F.Params)
+      if (Name != Self)
+        ParamNames.insert(Name);
     preorder(fieldOf(F.Node, G.FBody), [&](TSNode N) {
       TSSymbol K = kindOf(N);
       if (K == G.FunctionDef || K == G.ClassDef || K == G.Lambda)

@@ -170,8 +170,10 @@ private:
   Resolved canonical(const std::string &Qual, int Depth);
   void indexBlock(int Mod, TSNode Block, int Class, const std::string &Prefix,
                   bool TopLevel, IndexOut &O);
-  int addFunction(int Mod, TSNode Def, int Class, const std::string &Prefix,
-                  IndexOut &O);
+  /// Decorated: the decorated_definition around Def, or a null node (handed
+  /// down: asking Def for its parent walks down from the root).
+  int addFunction(int Mod, TSNode Def, TSNode Decorated, int Class,
+                  const std::string &Prefix, IndexOut &O);
 };
 
 /// Where a file sits in the import system.

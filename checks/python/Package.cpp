@@ -144,7 +144,7 @@ static std::string tooDeep(TSNode Scope, const std::string &What) {
          " is too deeply nested; not analysed";
 }
 
-int Package::addFunction(int Mod, TSNode Def, int ClassIdx,
+int Package::addFunction(int Mod, TSNode Def, TSNode Decorated, int ClassIdx,
                          const std::string &Prefix, IndexOut &O) {
   const Grammar &G = Grammar::get();
   std::string_view Src = Modules[Mod]->Source;
@@ -160,13 +160,11 @@ int Package::addFunction(int Mod, TSNode Def, int ClassIdx,
   collectParams(fieldOf(Def, G.FParameters), Src, F.Params);
   if (ClassIdx >= 0) {
     F.BoundMethod = true;
-    TSNode Parent = ts_node_parent(Def);
-    if (!ts_node_is_null(Parent) && kindOf(Parent) == G.DecoratedDef)
-      eachChild(Parent, true, [&](TSNode D, TSFieldId) {
-        if (kindOf(D) == G.Decorator &&
-            textOf(D, Src).find("staticmethod") != std::string_view::npos)
-          F.BoundMethod = false;
-      });
+    eachChild(Decorated, true, [&](TSNode D, TSFieldId) {
+      if (kindOf(D) == G.Decorator &&
+          textOf(D, Src).find("staticmethod") != std::string_view::npos)
+        F.BoundMethod = false;
+    });
   }
   int Index = (int)O.Functions.size();
   O.Functions.push_back(std::move(F));
@@ -178,10 +176,11 @@ int Package::addFunction(int Mod, TSNode Def, int ClassIdx,
     Work.pop_back();
     eachChild(B, true, [&](TSNode S, TSFieldId) {
       TSSymbol K = kindOf(S);
+      TSNode Decorated{};
       if (K == G.DecoratedDef)
-        S = fieldOf(S, G.FDefinition), K = kindOf(S);
+        Decorated = S, S = fieldOf(S, G.FDefinition), K = kindOf(S);
       if (K == G.FunctionDef) {
-        int N = addFunction(Mod, S, -1, Inner, O);
+        int N = addFunction(Mod, S, Decorated, -1, Inner, O);
         O.Functions[Index].Nested[O.Functions[N].Name] = N;
       } else if (K == G.ClassDef || K == G.Comment) {
         // Nested classes stay opaque.
@@ -203,12 +202,14 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
   std::string_view Src = M.Source;
   eachChild(Block, true, [&](TSNode S, TSFieldId) {
     TSSymbol K = kindOf(S);
+    TSNode Decorated{};
     if (K == G.DecoratedDef) {
+      Decorated = S;
       S = fieldOf(S, G.FDefinition);
       K = kindOf(S);
     }
     if (K == G.FunctionDef) {
-      int F = addFunction(Mod, S, ClassIdx, Prefix, O);
+      int F = addFunction(Mod, S, Decorated, ClassIdx, Prefix, O);
       if (ClassIdx >= 0)
         O.Classes[ClassIdx].Methods[O.Functions[F].Name] = F;
       else
