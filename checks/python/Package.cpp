@@ -138,6 +138,18 @@ static void collectParams(TSNode Params, std::string_view Src,
   });
 }
 
+/// Whether Text may hold a `def` statement: the keyword, then a blank or a
+/// line continuation (a name, `default`, `undef` do not count).
+static bool mayDefine(std::string_view Text) {
+  for (size_t At = Text.find("def"); At != std::string_view::npos;
+       At = Text.find("def", At + 3)) {
+    char After = At + 3 < Text.size() ? Text[At + 3] : '\0';
+    if (After == ' ' || After == '\t' || After == '\f' || After == '\\')
+      return true;
+  }
+  return false;
+}
+
 /// The problem of a scope left out for its nesting (Nesting.h).
 static std::string tooDeep(TSNode Scope, const std::string &What) {
   return What + " at line " + std::to_string(ts_node_start_point(Scope).row + 1) +
@@ -169,8 +181,14 @@ int Package::addFunction(int Mod, TSNode Def, TSNode Decorated, int ClassIdx,
   int Index = (int)O.Functions.size();
   O.Functions.push_back(std::move(F));
   // Nested functions: analysed on their own, callable by name from here.
+  // A body whose text never spells the keyword holds none: most do not,
+  // and walking every statement of every body was a tenth of an edit in
+  // the language server.
+  TSNode Body = fieldOf(Def, G.FBody);
+  if (!mayDefine(textOf(Body, Src)))
+    return Index;
   std::string Inner = O.Functions[Index].QualName + ".<locals>";
-  std::vector<TSNode> Work{fieldOf(Def, G.FBody)};
+  std::vector<TSNode> Work{Body};
   while (!Work.empty()) {
     TSNode B = Work.back();
     Work.pop_back();
