@@ -174,7 +174,8 @@ tether::python::importersOf(const std::set<std::string> &Roots,
                             const TextReader &ReadText) {
   namespace fs = llvm::sys::fs;
   // Every candidate's text, read once.
-  std::vector<std::pair<std::string, std::string>> Candidates;
+  std::vector<std::pair<std::string, std::shared_ptr<const std::string>>>
+      Candidates;
   std::set<std::string> Listed;
   for (const std::string &Root : Roots) {
     std::error_code EC;
@@ -190,15 +191,17 @@ tether::python::importersOf(const std::set<std::string> &Roots,
           Skip.count(It->path()) || !Listed.insert(It->path()).second)
         continue;
       if (ReadText) {
-        std::string Text;
-        if (ReadText(It->path(), Text) && Text.size() <= (8u << 20))
+        std::shared_ptr<const std::string> Text = ReadText(It->path());
+        if (Text && Text->size() <= (8u << 20))
           Candidates.emplace_back(It->path(), std::move(Text));
         continue;
       }
       auto Buf = llvm::MemoryBuffer::getFile(It->path(), /*IsText=*/false,
                                              /*RequiresNullTerminator=*/false);
       if (Buf && (*Buf)->getBufferSize() <= (8u << 20))
-        Candidates.emplace_back(It->path(), (*Buf)->getBuffer().str());
+        Candidates.emplace_back(
+            It->path(),
+            std::make_shared<const std::string>((*Buf)->getBuffer().str()));
     }
   }
   std::vector<std::string> Out;
@@ -211,7 +214,7 @@ tether::python::importersOf(const std::set<std::string> &Roots,
     for (size_t I = 0; I < Candidates.size(); ++I) {
       if (Taken[I])
         continue;
-      llvm::StringRef Text = Candidates[I].second;
+      llvm::StringRef Text = *Candidates[I].second;
       if (!Text.contains("import"))
         continue;
       if (llvm::none_of(Wanted, [&](const std::string &W) {

@@ -44,8 +44,10 @@ std::vector<std::string> importedModules(TSNode Root, std::string_view Src,
 /// `import`. A change to a helper shows at its callers, so they are context
 /// too. Text only, no parse; at most Max files. ReadText, when given,
 /// supplies a file's text (a language server's open documents and cached
-/// files) instead of the disk; it returns false for a file to leave out.
-using TextReader = std::function<bool(const std::string &Path, std::string &Text)>;
+/// files) instead of the disk; it returns null for a file to leave out. A
+/// text is shared, not copied: a language server asks at every edit.
+using TextReader =
+    std::function<std::shared_ptr<const std::string>(const std::string &Path)>;
 std::vector<std::string> importersOf(const std::set<std::string> &Roots,
                                      std::vector<std::string> Modules,
                                      const std::set<std::string> &Skip,

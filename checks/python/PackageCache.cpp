@@ -128,12 +128,11 @@ PackageCache::source(const std::string &Path, Parser Parse) {
   return New;
 }
 
-bool PackageCache::text(const std::string &Path, std::string &Text) {
+std::shared_ptr<const std::string> PackageCache::text(const std::string &Path) {
   std::shared_ptr<const Source> S = read(Path);
   if (!S->Readable)
-    return false;
-  Text = S->Text;
-  return true;
+    return nullptr;
+  return std::shared_ptr<const std::string>(S, &S->Text); // S's own
 }
 
 PackageCache::Lowered &PackageCache::lowered(const std::string &Analysis) {

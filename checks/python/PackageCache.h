@@ -91,8 +91,9 @@ public:
   /// Path's source (the overlay, else the file), parsed by Parse when its
   /// text was not parsed before. Thread-safe.
   std::shared_ptr<const Source> source(const std::string &Path, Parser Parse);
-  /// Path's text for importersOf; false when it cannot be read.
-  bool text(const std::string &Path, std::string &Text);
+  /// Path's text for importersOf (kept alive by the pointer); null when it
+  /// cannot be read.
+  std::shared_ptr<const std::string> text(const std::string &Path);
 
   /// The program an earlier analysis of the same named files lowered.
   struct Lowered {

@@ -473,9 +473,8 @@ static bool discoverScan(const std::vector<std::string> &ScanFiles,
   if (Opts.FollowImports) {
     for (const std::string &Found :
          importersOf(Packages, Named, Seen, MaxContextFiles,
-                     Opts.Cache ? TextReader([&](const std::string &F,
-                                                 std::string &Text) {
-                       return Opts.Cache->text(F, Text);
+                     Opts.Cache ? TextReader([&](const std::string &F) {
+                       return Opts.Cache->text(F);
                      })
                                 : TextReader()))
       if (Seen.insert(absolutePath(Found)).second) {
