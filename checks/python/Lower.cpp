@@ -301,6 +301,44 @@ void TypeTable::build(llvm::ThreadPoolInterface *Pool) {
       Globals.emplace(std::move(Name), T);
 }
 
+/// Whether Body's text may assign an attribute of Self (`self.x = ...`,
+/// `self.x: T`): Self, a dot and a name, each maybe spaced, then `=` (not
+/// `==`) or `:`. A line continuation anywhere in between counts as maybe.
+/// Most methods only read their attributes; their bodies are not walked.
+static bool mayAssignAttribute(std::string_view Body, std::string_view Self) {
+  auto IsIdent = [](char C) { return isalnum((unsigned char)C) || C == '_'; };
+  auto Blanks = [&](size_t &I) {
+    while (I < Body.size() && (Body[I] == ' ' || Body[I] == '\t'))
+      ++I;
+    return I < Body.size() && Body[I] == '\\'; // a continuation: maybe
+  };
+  for (size_t At = Body.find(Self); At != std::string_view::npos;
+       At = Body.find(Self, At + 1)) {
+    if (At > 0 && IsIdent(Body[At - 1]))
+      continue;
+    size_t I = At + Self.size();
+    if (Blanks(I))
+      return true;
+    if (I >= Body.size() || Body[I] != '.')
+      continue;
+    ++I;
+    if (Blanks(I))
+      return true;
+    size_t Name = I;
+    while (I < Body.size() && IsIdent(Body[I]))
+      ++I;
+    if (I == Name)
+      continue;
+    if (Blanks(I))
+      return true;
+    if (I < Body.size() &&
+        ((Body[I] == '=' && (I + 1 >= Body.size() || Body[I + 1] != '=')) ||
+         Body[I] == ':'))
+      return true;
+  }
+  return false;
+}
+
 void TypeTable::readClass(ClassId C) {
   const Grammar &G = Grammar::get();
   const Class &Cl = P.Classes[C];
@@ -336,6 +374,9 @@ void TypeTable::readClass(ClassId C) {
     if (F.TooDeep || !F.BoundMethod || F.Params.empty())
       continue;
     const std::string &Self = F.Params[0];
+    TSNode Body = fieldOf(F.Node, G.FBody);
+    if (!mayAssignAttribute(textOf(Body, Src), Self))
+      continue;
     bool Init = MName == "__init__";
     std::unordered_map<std::string, TypeInfo> ParamTypes;
     if (Init)
@@ -348,7 +389,7 @@ void TypeTable::readClass(ClassId C) {
     for (const std::string &Name : F.Params)
       if (Name != Self)
         ParamNames.insert(Name);
-    preorder(fieldOf(F.Node, G.FBody), [&](TSNode N) {
+    preorder(Body, [&](TSNode N) {
       TSSymbol K = kindOf(N);
       if (K == G.FunctionDef || K == G.ClassDef || K == G.Lambda)
         return false;
