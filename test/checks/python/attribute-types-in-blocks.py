@@ -2,8 +2,9 @@
 #
 # What an object's attribute holds is read from the statements of its
 # methods wherever they sit: inside `if`, `try`, `with` and `match` blocks,
-# and in each target of a chained assignment. Not from a nested function or
-# a lambda in __init__: those run later, if at all.
+# in each target of a chained assignment, and however the target is spaced
+# (`self . ctx`). Not from a nested function or a lambda in __init__: those
+# run later, if at all.
 import contextlib
 
 import torch
@@ -19,11 +20,12 @@ def grow(ctx: ExecContext, size):
     if ctx.workspace is None or ctx.workspace.numel() < size:
         ctx.workspace = torch.empty(size, dtype=torch.uint8)
         # CHECK: :[[@LINE-1]]:9: warning: workspace slot 'ctx.workspace' shared by several layers is replaced during graph capture; tasks captured by earlier layers still point at the old workspace [tether-workspace-shared-across-layers]
-        # CHECK-NEXT: :[[@LINE+45]]:5: note: capture begins here
-        # CHECK-NEXT: :[[@LINE+45]]:17: note: 'MatchLayer.forward' runs inside the capture through this call
-        # CHECK-NEXT: :[[@LINE+15]]:53: note: an earlier layer reads the slot and hands the workspace to a captured task here
-        # CHECK-NEXT: :[[@LINE+45]]:5: note: capture ends here
-        # CHECK-NEXT: :[[@LINE+49]]:17: note: 'GuardedLayer.forward' reaches the same store during the capture through this call
+        # CHECK-NEXT: :[[@LINE+54]]:5: note: capture begins here
+        # CHECK-NEXT: :[[@LINE+54]]:17: note: 'MatchLayer.forward' runs inside the capture through this call
+        # CHECK-NEXT: :[[@LINE+16]]:53: note: an earlier layer reads the slot and hands the workspace to a captured task here
+        # CHECK-NEXT: :[[@LINE+54]]:5: note: capture ends here
+        # CHECK-NEXT: :[[@LINE+58]]:17: note: 'GuardedLayer.forward' reaches the same store during the capture through this call
+        # CHECK-NEXT: :[[@LINE+71]]:17: note: 'SpacedLayer.forward' reaches the same store during the capture through this call
     return ctx.workspace
 
 
@@ -52,6 +54,14 @@ class GuardedLayer:
         return torch_npu.npu_paged_attention(query, workspace=grow(self.spare, size))
 
 
+class SpacedLayer:
+    def __init__(self, ctx: ExecContext):
+        self . ctx = ctx
+
+    def forward(self, query, size):
+        return torch_npu.npu_paged_attention(query, workspace=grow(self.ctx, size))
+
+
 class LaterLayer:
     def __init__(self, ctx: ExecContext):
         def bind():
@@ -78,6 +88,13 @@ def capture_guarded(graph, query, a: GuardedLayer, b: GuardedLayer):
 
 
 def capture_later(graph, query, a: LaterLayer, b: LaterLayer):
+    with torch.npu.graph(graph):
+        query = a.forward(query, 64)
+        query = b.forward(query, 128)
+    return query
+
+
+def capture_spaced(graph, query, a: SpacedLayer, b: SpacedLayer):
     with torch.npu.graph(graph):
         query = a.forward(query, 64)
         query = b.forward(query, 128)
