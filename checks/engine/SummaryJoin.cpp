@@ -27,24 +27,21 @@ bool joinEffects(std::vector<E> &Into, std::vector<E> &&New,
         dropDeepPlaces(Into[I].V, M); // only ever drops: not growth
   }
   for (E &X : New) {
+    if constexpr (HasValue)
+      if (Shallow)
+        dropDeepPlaces(X.V, M);
     llvm::SmallVector<uint32_t, 1> &Same = Index[siteHash(X.At, X.C)];
     auto It = llvm::find_if(Same, [&](uint32_t I) {
       return Into[I].sameSite(X);
     });
     if (It == Same.end()) {
-      if constexpr (HasValue)
-        if (Shallow)
-          dropDeepPlaces(X.V, M);
       Same.push_back(uint32_t(Into.size()));
       Into.push_back(std::move(X));
       Grew = true;
       continue;
     }
-    if constexpr (HasValue) {
-      if (Shallow)
-        dropDeepPlaces(X.V, M);
+    if constexpr (HasValue)
       Grew |= Into[*It].V.join(X.V);
-    }
   }
   return Grew;
 }
@@ -73,14 +70,12 @@ bool Summary::addConvert(const ConvertEffect &E) {
 }
 
 bool Summary::operator==(const Summary &O) const {
-  auto SameStores = [](const StoreEffect &A, const StoreEffect &B) {
+  // Stores and uses: the same site, value and spelling.
+  auto SameValued = [](const auto &A, const auto &B) {
     return A.sameSite(B) && A.V == B.V && A.Spelling == B.Spelling;
   };
   auto SameClears = [](const ClearEffect &A, const ClearEffect &B) {
     return A.sameSite(B) && A.Spelling == B.Spelling;
-  };
-  auto SameUses = [](const UseEffect &A, const UseEffect &B) {
-    return A.sameSite(B) && A.V == B.V && A.Spelling == B.Spelling;
   };
   auto SameConverts = [](const ConvertEffect &A, const ConvertEffect &B) {
     return A.Of == B.Of && A.At == B.At && A.Unguarded == B.Unguarded;
@@ -90,11 +85,11 @@ bool Summary::operator==(const Summary &O) const {
          ReturnsSessionPredicate == O.ReturnsSessionPredicate &&
          Escapes == O.Escapes &&
          std::equal(Stores.begin(), Stores.end(), O.Stores.begin(),
-                    O.Stores.end(), SameStores) &&
+                    O.Stores.end(), SameValued) &&
          std::equal(Clears.begin(), Clears.end(), O.Clears.begin(),
                     O.Clears.end(), SameClears) &&
          std::equal(Uses.begin(), Uses.end(), O.Uses.begin(), O.Uses.end(),
-                    SameUses) &&
+                    SameValued) &&
          std::equal(Converts.begin(), Converts.end(), O.Converts.begin(),
                     O.Converts.end(), SameConverts);
 }
