@@ -146,8 +146,6 @@ std::string tether::python::modulePath(DirectoryCache &Dirs,
 
 namespace {
 
-bool isIdentChar(char C) { return isalnum((unsigned char)C) || C == '_'; }
-
 bool namesAsWord(llvm::StringRef Text, llvm::StringRef Word) {
   for (size_t At = Text.find(Word); At != llvm::StringRef::npos;
        At = Text.find(Word, At + 1)) {

@@ -306,7 +306,6 @@ void TypeTable::build(llvm::ThreadPoolInterface *Pool) {
 /// `==`) or `:`. A line continuation anywhere in between counts as maybe.
 /// Most methods only read their attributes; their bodies are not walked.
 static bool mayAssignAttribute(std::string_view Body, std::string_view Self) {
-  auto IsIdent = [](char C) { return isalnum((unsigned char)C) || C == '_'; };
   auto Blanks = [&](size_t &I) {
     while (I < Body.size() && (Body[I] == ' ' || Body[I] == '\t'))
       ++I;
@@ -314,7 +313,7 @@ static bool mayAssignAttribute(std::string_view Body, std::string_view Self) {
   };
   for (size_t At = Body.find(Self); At != std::string_view::npos;
        At = Body.find(Self, At + 1)) {
-    if (At > 0 && IsIdent(Body[At - 1]))
+    if (At > 0 && isIdentChar(Body[At - 1]))
       continue;
     size_t I = At + Self.size();
     if (Blanks(I))
@@ -325,7 +324,7 @@ static bool mayAssignAttribute(std::string_view Body, std::string_view Self) {
     if (Blanks(I))
       return true;
     size_t Name = I;
-    while (I < Body.size() && IsIdent(Body[I]))
+    while (I < Body.size() && isIdentChar(Body[I]))
       ++I;
     if (I == Name)
       continue;

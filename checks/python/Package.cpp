@@ -202,9 +202,7 @@ int Package::addFunction(int Mod, TSNode Def, TSNode Decorated, int ClassIdx,
         O.Functions[Index].Nested[O.Functions[N].Name] = N;
       } else if (K == G.ClassDef || K == G.Comment) {
         // Nested classes stay opaque.
-      } else if (K == G.Block || K == G.If || K == G.Elif || K == G.Else ||
-                 K == G.For || K == G.While || K == G.Try || K == G.Except ||
-                 K == G.Finally || K == G.With || K == G.ExceptGroup) {
+      } else if (holdsStatements(K)) {
         Work.push_back(S);
       }
     });

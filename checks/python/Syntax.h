@@ -9,6 +9,7 @@
 #ifndef TETHER_PYTHON_SYNTAX_H
 #define TETHER_PYTHON_SYNTAX_H
 
+#include <cctype>
 #include <deque>
 #include <string>
 #include <string_view>
@@ -45,6 +46,12 @@ struct Grammar {
   static const Grammar &get();
   const TSLanguage *Lang;
 };
+
+/// A character of a Python identifier (ASCII; the text scans that use it
+/// only ever err towards a match).
+inline bool isIdentChar(char C) {
+  return isalnum((unsigned char)C) || C == '_';
+}
 
 inline std::string_view nodeText(TSNode N, std::string_view Src) {
   uint32_t B = ts_node_start_byte(N), E = ts_node_end_byte(N);
