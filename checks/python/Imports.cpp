@@ -158,6 +158,10 @@ bool namesAsWord(llvm::StringRef Text, llvm::StringRef Word) {
   return false;
 }
 
+/// Larger files are not read as possible importers (a generated table, not
+/// a module someone edits).
+constexpr size_t MaxImporterBytes = 8u << 20;
+
 std::string lastPart(const std::string &Module) {
   size_t Dot = Module.rfind('.');
   return Dot == std::string::npos ? Module : Module.substr(Dot + 1);
@@ -165,15 +169,51 @@ std::string lastPart(const std::string &Module) {
 
 } // namespace
 
+ImportWords::ImportWords(std::string_view Text)
+    : Text(Text), SaysImport(Text.size() <= MaxImporterBytes &&
+                 llvm::StringRef(Text).contains("import")) {
+  if (!SaysImport)
+    return;
+  for (size_t I = 0; I < Text.size();) {
+    if (!isIdentChar(Text[I])) {
+      ++I;
+      continue;
+    }
+    size_t End = I + 1;
+    while (End < Text.size() && isIdentChar(Text[End]))
+      ++End;
+    Words.insert(llvm::StringRef(Text.data() + I, End - I));
+    I = End;
+  }
+}
+
+bool ImportWords::names(llvm::StringRef Word) const {
+  if (!Word.empty() && llvm::all_of(Word, isIdentChar))
+    return Words.contains(Word);
+  return namesAsWord(Text, Word); // not one word: look in the text
+}
+
 std::vector<std::string>
 tether::python::importersOf(const std::set<std::string> &Roots,
                             std::vector<std::string> Modules,
                             const std::set<std::string> &Skip, size_t Max,
-                            const TextReader &ReadText) {
+                            const WordsReader &ReadWords) {
   namespace fs = llvm::sys::fs;
-  // Every candidate's text, read once.
-  std::vector<std::pair<std::string, std::shared_ptr<const std::string>>>
-      Candidates;
+  // Every candidate, read once: its text from disk, or its words from
+  // ReadWords.
+  struct Candidate {
+    std::string Path;
+    std::unique_ptr<std::string> Text; ///< Read from disk,
+    std::shared_ptr<const ImportWords> Words; ///< or else from ReadWords.
+    bool saysImport() const {
+      return Words ? Words->saysImport()
+                   : llvm::StringRef(*Text).contains("import");
+    }
+    bool names(const std::string &W) const {
+      return Words ? Words->names(W) : namesAsWord(*Text, W);
+    }
+  };
+  std::vector<Candidate> Candidates;
   std::set<std::string> Listed;
   for (const std::string &Root : Roots) {
     std::error_code EC;
@@ -188,18 +228,18 @@ tether::python::importersOf(const std::set<std::string> &Roots,
           llvm::sys::path::extension(It->path()) != ".py" ||
           Skip.count(It->path()) || !Listed.insert(It->path()).second)
         continue;
-      if (ReadText) {
-        std::shared_ptr<const std::string> Text = ReadText(It->path());
-        if (Text && Text->size() <= (8u << 20))
-          Candidates.emplace_back(It->path(), std::move(Text));
+      if (ReadWords) {
+        if (auto Words = ReadWords(It->path()))
+          Candidates.push_back({It->path(), nullptr, std::move(Words)});
         continue;
       }
       auto Buf = llvm::MemoryBuffer::getFile(It->path(), /*IsText=*/false,
                                              /*RequiresNullTerminator=*/false);
-      if (Buf && (*Buf)->getBufferSize() <= (8u << 20))
-        Candidates.emplace_back(
-            It->path(),
-            std::make_shared<const std::string>((*Buf)->getBuffer().str()));
+      if (Buf && (*Buf)->getBufferSize() <= MaxImporterBytes)
+        Candidates.push_back(
+            {It->path(),
+             std::make_unique<std::string>((*Buf)->getBuffer().str()),
+             nullptr});
     }
   }
   std::vector<std::string> Out;
@@ -212,16 +252,13 @@ tether::python::importersOf(const std::set<std::string> &Roots,
     for (size_t I = 0; I < Candidates.size(); ++I) {
       if (Taken[I])
         continue;
-      llvm::StringRef Text = *Candidates[I].second;
-      if (!Text.contains("import"))
-        continue;
-      if (llvm::none_of(Wanted, [&](const std::string &W) {
-            return namesAsWord(Text, W);
-          }))
+      const Candidate &C = Candidates[I];
+      if (!C.saysImport() ||
+          llvm::none_of(Wanted, [&](const std::string &W) { return C.names(W); }))
         continue;
       Taken[I] = true;
-      Out.push_back(Candidates[I].first);
-      llvm::StringRef Path = Candidates[I].first;
+      Out.push_back(C.Path);
+      llvm::StringRef Path = C.Path;
       llvm::StringRef Stem = llvm::sys::path::stem(Path);
       // A package is imported by its folder's name.
       Next.insert(Stem == "__init__"

@@ -233,10 +233,10 @@ TypeInfo TypeTable::attr(ClassId C, const std::string &Name) const {
   while (!Work.empty()) {
     ClassId K = Work.back();
     Work.pop_back();
-    if (K < 0 || size_t(K) >= Attrs.size() || !Seen.insert(K).second)
+    if (K < 0 || size_t(K) >= T->Attrs.size() || !Seen.insert(K).second)
       continue;
-    auto It = Attrs[K].find(Name);
-    if (It != Attrs[K].end())
+    auto It = T->Attrs[K].find(Name);
+    if (It != T->Attrs[K].end())
       return It->second;
     const std::vector<int> &Bs = P.Classes[K].Bases;
     for (auto B = Bs.rbegin(); B != Bs.rend(); ++B)
@@ -246,22 +246,26 @@ TypeInfo TypeTable::attr(ClassId C, const std::string &Name) const {
 }
 
 bool TypeTable::isClassMethod(engine::FnId F) const {
-  return F >= 0 && size_t(F) < ClassMethods.size() && ClassMethods[F];
+  return F >= 0 && size_t(F) < T->ClassMethods.size() && T->ClassMethods[F];
 }
 
 TypeInfo TypeTable::global(const std::string &Qual) const {
-  auto It = Globals.find(Qual);
-  return It == Globals.end() ? TypeInfo() : It->second;
+  auto It = T->Globals.find(Qual);
+  return It == T->Globals.end() ? TypeInfo() : It->second;
 }
 
 TypeInfo TypeTable::returns(engine::FnId F) const {
-  return F >= 0 && size_t(F) < Returns.size() ? Returns[F] : TypeInfo();
+  return F >= 0 && size_t(F) < T->Returns.size() ? T->Returns[F] : TypeInfo();
 }
 
 void TypeTable::build(llvm::ThreadPoolInterface *Pool) {
-  Attrs.assign(P.Classes.size(), {});
-  Returns.assign(P.Functions.size(), {});
-  ClassMethods.assign(P.Functions.size(), 0);
+  if (Handed)
+    return;
+  PackageTypes &Out = *T;
+  Out = PackageTypes();
+  Out.Attrs.assign(P.Classes.size(), {});
+  Out.Returns.assign(P.Functions.size(), {});
+  Out.ClassMethods.assign(P.Functions.size(), 0);
   // Each piece writes only its own slots (a class's attributes, its
   // methods' flags, a function's return, a module's globals), and reads
   // the package, which is complete; the globals are merged in module
@@ -272,7 +276,7 @@ void TypeTable::build(llvm::ThreadPoolInterface *Pool) {
     const Function &Fn = P.Functions[F];
     if (Fn.ModuleBody || Fn.TooDeep || Fn.Mod < 0)
       return;
-    Returns[F] = annotation(Fn.Mod, fieldOf(Fn.Node, LowerSyntax::get().FReturnType));
+    Out.Returns[F] = annotation(Fn.Mod, fieldOf(Fn.Node, LowerSyntax::get().FReturnType));
   };
   auto Each = [&](size_t N, auto Do) {
     constexpr size_t Chunk = 64;
@@ -297,8 +301,8 @@ void TypeTable::build(llvm::ThreadPoolInterface *Pool) {
   if (Pool)
     Pool->wait();
   for (auto &Found : ModGlobals)
-    for (auto &[Name, T] : Found)
-      Globals.emplace(std::move(Name), T);
+    for (auto &[Name, Type] : Found)
+      Out.Globals.emplace(std::move(Name), Type);
 }
 
 /// Whether Body's text may assign an attribute of Self (`self.x = ...`,
@@ -343,7 +347,7 @@ void TypeTable::readClass(ClassId C) {
   const Class &Cl = P.Classes[C];
   const Module &M = *P.Modules[Cl.Mod];
   std::string_view Src = M.Source;
-  auto &Out = Attrs[C];
+  auto &Out = T->Attrs[C];
   eachChild(fieldOf(Cl.Node, G.FBody), true, [&](TSNode S, TSFieldId) {
     // @classmethod: read here, from the class body (asking a node for its
     // parent walks down from the root, per call).
@@ -353,7 +357,7 @@ void TypeTable::readClass(ClassId C) {
       auto It = Cl.Methods.find(std::string(
           textOf(fieldOf(fieldOf(S, G.FDefinition), G.FName), Src)));
       if (It != Cl.Methods.end() && P.Functions[It->second].BoundMethod)
-        ClassMethods[It->second] = true;
+        T->ClassMethods[It->second] = true;
       return;
     }
     // Class-level annotations: `cache: OutputCache`, dataclass fields.
@@ -682,7 +686,8 @@ void spellSlotsByContainer(engine::Function &F) {
 
 engine::Program tether::python::lowerPackage(Package &P,
                                              llvm::ThreadPoolInterface *Pool,
-                                             const ReuseLowered &Reuse) {
+                                             const ReuseLowered &Reuse,
+                                             std::shared_ptr<PackageTypes> *Types) {
   engine::Program Prog;
   for (const auto &M : P.Modules)
     Prog.Files.push_back(M->Path);
@@ -692,8 +697,10 @@ engine::Program tether::python::lowerPackage(Package &P,
     EC.Bases.assign(C.Bases.begin(), C.Bases.end());
     Prog.Classes.push_back(std::move(EC));
   }
-  TypeTable Types(P);
-  Types.build(Pool);
+  TypeTable Table(P, Types ? *Types : nullptr);
+  Table.build(Pool);
+  if (Types)
+    *Types = Table.facts();
   Prog.Functions.resize(P.Functions.size());
   P.ForeignBase = engine::FnId(P.Functions.size());
   // Resolution, the class table and the types are only read from here on.
@@ -708,7 +715,7 @@ engine::Program tether::python::lowerPackage(Package &P,
       B.finish();
       return;
     }
-    FnLowerer(P, Types, Prog, engine::FnId(F)).run();
+    FnLowerer(P, Table, Prog, engine::FnId(F)).run();
     spellSlotsByContainer(Prog.Functions[F]);
   };
   if (!Pool) {

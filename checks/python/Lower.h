@@ -14,6 +14,7 @@
 #include "Model.h"
 #include "engine/Ir.h"
 #include <functional>
+#include <memory>
 
 namespace llvm {
 class ThreadPoolInterface;
@@ -29,10 +30,16 @@ namespace tether::python {
 /// Reuse, when given, may fill a function's slot from an earlier lowering of
 /// the same text (PackageCache.h) and return true; that function is then
 /// not lowered again.
+/// Types, when given, holds what the lowering read of the package's types
+/// (LowerImpl.h's PackageTypes): when it is not null on entry, it must come
+/// from a lowering of a package with the same interface (packageInterface,
+/// PackageCache.h), and it is used instead of reading the package again.
 using ReuseLowered = std::function<bool(engine::FnId, engine::Function &)>;
+struct PackageTypes;
 engine::Program lowerPackage(Package &P,
                              llvm::ThreadPoolInterface *Pool = nullptr,
-                             const ReuseLowered &Reuse = nullptr);
+                             const ReuseLowered &Reuse = nullptr,
+                             std::shared_ptr<PackageTypes> *Types = nullptr);
 
 } // namespace tether::python
 

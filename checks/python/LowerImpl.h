@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -44,11 +45,26 @@ struct TypeInfo {
   bool empty() const { return Cls < 0 && Elem < 0; }
 };
 
+/// What TypeTable reads of a package: each class's attributes, the
+/// module globals, each function's return and classmethod flag. It depends
+/// only on the package's interface (packageInterface, PackageCache.h), so a
+/// language server keeps it while an edit leaves the interface unchanged.
+struct PackageTypes {
+  std::vector<std::unordered_map<std::string, TypeInfo>> Attrs;
+  std::unordered_map<std::string, TypeInfo> Globals;
+  std::vector<TypeInfo> Returns;
+  std::vector<char> ClassMethods; // not vector<bool>: written in parallel
+};
+
 class TypeTable {
 public:
-  explicit TypeTable(Package &P) : P(P) {}
+  /// Known: what an earlier build() read of a package with the same
+  /// interface; null to read P.
+  explicit TypeTable(Package &P, std::shared_ptr<PackageTypes> Known = nullptr)
+      : P(P), Handed(Known != nullptr),
+        T(Known ? std::move(Known) : std::make_shared<PackageTypes>()) {}
   /// Read every class body, __init__ and module top level once, on Pool's
-  /// threads when given.
+  /// threads when given; nothing when the table was handed what it holds.
   void build(llvm::ThreadPoolInterface *Pool = nullptr);
   /// The class an annotation names: `C`, `"C"`, `Optional[C]`, `C | None`,
   /// elements of `list[C]`, values of `dict[K, C]`.
@@ -61,6 +77,7 @@ public:
   TypeInfo returns(engine::FnId F) const;
   /// A method decorated @classmethod (its parameter 0 is the class).
   bool isClassMethod(engine::FnId F) const;
+  const std::shared_ptr<PackageTypes> &facts() const { return T; }
 
 private:
   void readClass(engine::ClassId C);
@@ -70,10 +87,8 @@ private:
                           const std::unordered_map<std::string, std::string>
                               *LocalImports) const;
   Package &P;
-  std::vector<std::unordered_map<std::string, TypeInfo>> Attrs;
-  std::unordered_map<std::string, TypeInfo> Globals;
-  std::vector<TypeInfo> Returns;
-  std::vector<char> ClassMethods; // not vector<bool>: written in parallel
+  bool Handed;
+  std::shared_ptr<PackageTypes> T;
 };
 
 /// The parameters of a definition as Function::Params lists them (one entry

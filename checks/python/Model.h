@@ -132,19 +132,30 @@ struct Package {
   const engine::Library *Foreign = nullptr;
   engine::FnId ForeignBase = 0;
 
-  /// A module's functions and classes, numbered from 0 (and so are the
-  /// indices in its maps) until adopt() appends them to the package.
+  /// What indexModule finds in a module: its functions and classes,
+  /// numbered from 0 (and so are the indices in its maps) until adopt()
+  /// appends them to the package, and the module's own tables, which
+  /// adopt() moves into the Module. A value of the module's tree, text,
+  /// name, kind and index alone: a language server keeps it with a text
+  /// that did not change (PackageCache.h).
   struct IndexOut {
     std::vector<Function> Functions;
     std::vector<Class> Classes;
     /// The module's scopes too deeply nested to lower (Nesting.h).
     std::unordered_set<const void *> TooDeep;
+    /// For Module's fields of the same names.
+    std::unordered_map<std::string, std::string> Imports;
+    std::unordered_map<std::string, int> ModFunctions, ModClasses;
+    std::unordered_map<std::string, Pos> Globals, NoneGlobals;
+    std::vector<std::string> StarImports;
+    int Body = -1;
+    std::vector<std::string> Problems;
   };
 
   ~Package();
-  /// Index module ModIndex: imports, definitions, module globals. Touches
-  /// only that module and Out: modules are indexed in parallel.
-  void indexModule(int ModIndex, IndexOut &Out);
+  /// Index module ModIndex: imports, definitions, module globals. Reads
+  /// only that module and writes only Out: modules are indexed in parallel.
+  void indexModule(int ModIndex, IndexOut &Out) const;
   /// Append what indexModule found, in module order.
   void adopt(int ModIndex, IndexOut &&Out);
   /// Thread-safe once resolveBases() has run.
@@ -169,11 +180,11 @@ struct Package {
 private:
   Resolved canonical(const std::string &Qual, int Depth);
   void indexBlock(int Mod, TSNode Block, int Class, const std::string &Prefix,
-                  bool TopLevel, IndexOut &O);
+                  bool TopLevel, IndexOut &O) const;
   /// Decorated: the decorated_definition around Def, or a null node (handed
   /// down: asking Def for its parent walks down from the root).
   int addFunction(int Mod, TSNode Def, TSNode Decorated, int Class,
-                  const std::string &Prefix, IndexOut &O);
+                  const std::string &Prefix, IndexOut &O) const;
 };
 
 /// Where a file sits in the import system.

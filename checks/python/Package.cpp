@@ -157,7 +157,7 @@ static std::string tooDeep(TSNode Scope, const std::string &What) {
 }
 
 int Package::addFunction(int Mod, TSNode Def, TSNode Decorated, int ClassIdx,
-                         const std::string &Prefix, IndexOut &O) {
+                         const std::string &Prefix, IndexOut &O) const {
   const Grammar &G = Grammar::get();
   std::string_view Src = Modules[Mod]->Source;
   Function F;
@@ -168,7 +168,7 @@ int Package::addFunction(int Mod, TSNode Def, TSNode Decorated, int ClassIdx,
   F.Node = Def;
   F.TooDeep = O.TooDeep.count(Def.id) != 0;
   if (F.TooDeep)
-    Modules[Mod]->Problems.push_back(tooDeep(Def, "function '" + F.Name + "'"));
+    O.Problems.push_back(tooDeep(Def, "function '" + F.Name + "'"));
   collectParams(fieldOf(Def, G.FParameters), Src, F.Params);
   if (ClassIdx >= 0) {
     F.BoundMethod = true;
@@ -212,9 +212,9 @@ int Package::addFunction(int Mod, TSNode Def, TSNode Decorated, int ClassIdx,
 
 void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
                          const std::string &Prefix, bool TopLevel,
-                         IndexOut &O) {
+                         IndexOut &O) const {
   const Grammar &G = Grammar::get();
-  Module &M = *Modules[Mod];
+  const Module &M = *Modules[Mod];
   std::string_view Src = M.Source;
   eachChild(Block, true, [&](TSNode S, TSFieldId) {
     TSSymbol K = kindOf(S);
@@ -229,7 +229,7 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
       if (ClassIdx >= 0)
         O.Classes[ClassIdx].Methods[O.Functions[F].Name] = F;
       else
-        M.Functions[O.Functions[F].Name] = F;
+        O.ModFunctions[O.Functions[F].Name] = F;
       return;
     }
     if (K == G.ClassDef) {
@@ -244,7 +244,7 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
       // Its bases are read by recursive helpers; its methods are scopes of
       // their own and still indexed.
       if (O.TooDeep.count(S.id)) {
-        M.Problems.push_back(tooDeep(S, "class '" + C.Name + "'"));
+        O.Problems.push_back(tooDeep(S, "class '" + C.Name + "'"));
         Sup = TSNode{};
       }
       if (!ts_node_is_null(Sup))
@@ -255,7 +255,7 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
         });
       int Idx = (int)O.Classes.size();
       O.Classes.push_back(std::move(C));
-      M.Classes[O.Classes[Idx].Name] = Idx;
+      O.ModClasses[O.Classes[Idx].Name] = Idx;
       indexBlock(Mod, fieldOf(S, G.FBody), Idx, O.Classes[Idx].QualName, false,
                  O);
       return;
@@ -281,11 +281,11 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
         if (kindOf(T) != G.Identifier)
           continue;
         std::string Name(textOf(T, Src));
-        M.Globals.emplace(Name, pos(Mod, T));
+        O.Globals.emplace(Name, pos(Mod, T));
         if (!ts_node_is_null(R) && kindOf(R) == G.None)
-          M.NoneGlobals[Name] = pos(Mod, R);
+          O.NoneGlobals[Name] = pos(Mod, R);
         else if (!ts_node_is_null(R))
-          M.NoneGlobals.erase(Name);
+          O.NoneGlobals.erase(Name);
       }
       return;
     }
@@ -296,12 +296,12 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
         if (F != G.FName)
           return;
         if (kindOf(N) == G.AliasedImport) {
-          M.Imports[std::string(textOf(fieldOf(N, G.FAlias), Src))] =
+          O.Imports[std::string(textOf(fieldOf(N, G.FAlias), Src))] =
               std::string(textOf(fieldOf(N, G.FName), Src));
         } else {
           std::string D(textOf(N, Src));
           std::string Head = D.substr(0, D.find('.'));
-          M.Imports[Head] = Head;
+          O.Imports[Head] = Head;
         }
       });
       return;
@@ -310,16 +310,16 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
       std::string Base = importFromModule(S, Src, M.Name, M.IsPackage);
       eachChild(S, true, [&](TSNode N, TSFieldId F) {
         if (kindOf(N) == G.WildcardImport) {
-          M.StarImports.push_back(Base);
+          O.StarImports.push_back(Base);
           return;
         }
         if (F != G.FName)
           return;
         if (kindOf(N) == G.AliasedImport)
-          M.Imports[std::string(textOf(fieldOf(N, G.FAlias), Src))] =
+          O.Imports[std::string(textOf(fieldOf(N, G.FAlias), Src))] =
               Base + "." + std::string(textOf(fieldOf(N, G.FName), Src));
         else
-          M.Imports[std::string(textOf(N, Src))] =
+          O.Imports[std::string(textOf(N, Src))] =
               Base + "." + std::string(textOf(N, Src));
       });
       return;
@@ -341,21 +341,21 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
   });
 }
 
-void Package::indexModule(int Mod, IndexOut &O) {
-  Module &M = *Modules[Mod];
+void Package::indexModule(int Mod, IndexOut &O) const {
+  const Module &M = *Modules[Mod];
   TSNode Root = ts_tree_root_node(M.Tree);
   O.TooDeep = M.TooDeep ? *M.TooDeep : tooDeepScopes(Root);
   indexBlock(Mod, Root, -1, M.Name, true, O);
   Function Body;
   Body.TooDeep = O.TooDeep.count(TopLevelScope) != 0;
   if (Body.TooDeep)
-    M.Problems.push_back(tooDeep(Root, "the top-level code"));
+    O.Problems.push_back(tooDeep(Root, "the top-level code"));
   Body.Name = "<module>";
   Body.QualName = M.Name;
   Body.Mod = Mod;
   Body.Node = Root;
   Body.ModuleBody = true;
-  M.Body = (int)O.Functions.size();
+  O.Body = (int)O.Functions.size();
   O.Functions.push_back(std::move(Body));
 }
 
@@ -374,11 +374,18 @@ void Package::adopt(int Mod, IndexOut &&O) {
       Idx += FBase;
     Classes.push_back(std::move(C));
   }
+  M.Imports = std::move(O.Imports);
+  M.Functions = std::move(O.ModFunctions);
+  M.Classes = std::move(O.ModClasses);
+  M.Globals = std::move(O.Globals);
+  M.NoneGlobals = std::move(O.NoneGlobals);
+  M.StarImports = std::move(O.StarImports);
+  M.Problems = std::move(O.Problems);
   for (auto &[Name, Idx] : M.Functions)
     Idx += FBase;
   for (auto &[Name, Idx] : M.Classes)
     Idx += CBase;
-  M.Body += FBase;
+  M.Body = O.Body + FBase;
 }
 
 Resolved Package::canonical(const std::string &Qual, int Depth) {

@@ -128,11 +128,16 @@ PackageCache::source(const std::string &Path, Parser Parse) {
   return New;
 }
 
-std::shared_ptr<const std::string> PackageCache::text(const std::string &Path) {
+const ImportWords &PackageCache::Source::words() const {
+  std::call_once(WordsOnce, [&] { Words = std::make_unique<ImportWords>(Text); });
+  return *Words;
+}
+
+std::shared_ptr<const ImportWords> PackageCache::words(const std::string &Path) {
   std::shared_ptr<const Source> S = read(Path);
   if (!S->Readable)
     return nullptr;
-  return std::shared_ptr<const std::string>(S, &S->Text); // S's own
+  return std::shared_ptr<const ImportWords>(S, &S->words()); // S's own
 }
 
 PackageCache::Lowered &PackageCache::lowered(const std::string &Analysis) {

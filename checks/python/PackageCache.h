@@ -18,6 +18,7 @@
 #ifndef TETHER_PYTHON_PACKAGECACHE_H
 #define TETHER_PYTHON_PACKAGECACHE_H
 
+#include "Imports.h"
 #include "Model.h"
 #include "engine/Engine.h"
 #include "engine/Ir.h"
@@ -30,6 +31,8 @@
 #include <vector>
 
 namespace tether::python {
+
+struct PackageTypes;
 
 class PackageCache {
 public:
@@ -81,7 +84,13 @@ public:
     imports(const std::string &Key,
             llvm::function_ref<std::vector<std::string>()> Compute) const;
 
+    /// What importersOf asks of the text, collected at the first question.
+    /// Thread-safe.
+    const ImportWords &words() const;
+
   private:
+    mutable std::once_flag WordsOnce;
+    mutable std::unique_ptr<ImportWords> Words;
     mutable std::mutex ImportsMu;
     mutable std::string ImportsKey;
     mutable std::vector<std::string> Imports;
@@ -91,15 +100,18 @@ public:
   /// Path's source (the overlay, else the file), parsed by Parse when its
   /// text was not parsed before. Thread-safe.
   std::shared_ptr<const Source> source(const std::string &Path, Parser Parse);
-  /// Path's text for importersOf (kept alive by the pointer); null when it
+  /// Path's words for importersOf (kept alive by the pointer); null when it
   /// cannot be read.
-  std::shared_ptr<const std::string> text(const std::string &Path);
+  std::shared_ptr<const ImportWords> words(const std::string &Path);
 
   /// The program an earlier analysis of the same named files lowered.
   struct Lowered {
     uint64_t Interface = 0; ///< packageInterface() it was lowered under.
     std::vector<uint64_t> ModuleKeys; ///< moduleKey() of each module.
     engine::Program Prog;
+    /// What the lowering of Prog read of the package's types: valid for
+    /// another lowering under the same Interface.
+    std::shared_ptr<PackageTypes> Types;
     /// The engine's last run over Prog: the summaries of functions whose
     /// module was not lowered again are reused.
     engine::Session Engine;

@@ -406,14 +406,18 @@ static engine::Program lowerWithReuse(Package &P, llvm::ThreadPoolInterface &Poo
   // moved out below).
   Old->Interface = 0;
   Old->ModuleKeys.clear();
+  if (!Same)
+    Old->Types = nullptr;
   engine::Program Prog = lowerPackage(
-      P, &Pool, [&](engine::FnId F, engine::Function &Out) {
+      P, &Pool,
+      [&](engine::FnId F, engine::Function &Out) {
         int Mod = P.Functions[F].Mod;
         if (Mod < 0 || !Kept[Mod])
           return false;
         Out = std::move(Old->Prog.Functions[F]);
         return true;
-      });
+      },
+      &Old->Types);
   // Set here, not in the callback: it runs on the pool's threads, and a
   // vector<bool> packs its elements into shared words.
   for (size_t F = 0; F < P.Functions.size(); ++F)
@@ -473,10 +477,10 @@ static bool discoverScan(const std::vector<std::string> &ScanFiles,
   if (Opts.FollowImports) {
     for (const std::string &Found :
          importersOf(Packages, Named, Seen, MaxContextFiles,
-                     Opts.Cache ? TextReader([&](const std::string &F) {
-                       return Opts.Cache->text(F);
+                     Opts.Cache ? WordsReader([&](const std::string &F) {
+                       return Opts.Cache->words(F);
                      })
-                                : TextReader()))
+                                : WordsReader()))
       if (Seen.insert(absolutePath(Found)).second) {
         In.Paths.push_back(displayPath(Found));
         In.IsContext.push_back(true);
