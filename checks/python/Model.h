@@ -102,6 +102,10 @@ struct Module {
   std::string Source;
   SourceLayout Layout;
   TSTree *Tree = nullptr;
+  /// When set, Tree is a kept text's own (PackageCache.h), shared read-only
+  /// with later analyses and their indexes: it is not the module's to
+  /// delete.
+  std::shared_ptr<const void> TreeOwner;
   std::shared_ptr<const CompiledCatalog> Cat;
   std::unordered_map<std::string, std::string> Imports;
   std::unordered_map<std::string, int> Functions, Classes;

@@ -17,7 +17,7 @@ using namespace tether::python;
 
 Package::~Package() {
   for (auto &M : Modules)
-    if (M->Tree)
+    if (M->Tree && !M->TreeOwner)
       ts_tree_delete(M->Tree);
 }
 

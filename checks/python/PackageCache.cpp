@@ -30,6 +30,17 @@ std::vector<std::string> PackageCache::Source::imports(
   return Imports;
 }
 
+std::shared_ptr<const Package::IndexOut> PackageCache::Source::index(
+    const std::string &Key,
+    llvm::function_ref<Package::IndexOut()> Compute) const {
+  std::lock_guard<std::mutex> Lock(IndexMu);
+  if (!Index || IndexKey != Key) {
+    Index = std::make_shared<const Package::IndexOut>(Compute());
+    IndexKey = Key;
+  }
+  return Index;
+}
+
 static std::shared_ptr<PackageCache::Source> textSource(std::string Text) {
   auto S = std::make_shared<PackageCache::Source>();
   S->Hash = llvm::xxh3_64bits(Text);

@@ -67,7 +67,7 @@ public:
     std::string Text;
     SourceLayout Layout;
     std::string Problem; ///< Unreadable, or not analysable Python.
-    TSTree *Tree = nullptr; ///< Owned here; an analysis takes a copy.
+    TSTree *Tree = nullptr; ///< Owned here; analyses only read it.
     bool Parsed = false;
     bool Readable = true; ///< False: Problem says why the file was not read.
     uint64_t Hash = 0; ///< Of Text.
@@ -84,11 +84,22 @@ public:
     imports(const std::string &Key,
             llvm::function_ref<std::vector<std::string>()> Compute) const;
 
+    /// What indexModule finds in the tree for the module Key (its index,
+    /// name and kind in the package), computed once per text and key:
+    /// indexing every module again at every edit was a fifth of an edit's
+    /// time. Its nodes are Tree's, which an analysis shares (Module's
+    /// TreeOwner) instead of copying. Thread-safe.
+    std::shared_ptr<const Package::IndexOut>
+    index(const std::string &Key,
+          llvm::function_ref<Package::IndexOut()> Compute) const;
     /// What importersOf asks of the text, collected at the first question.
     /// Thread-safe.
     const ImportWords &words() const;
 
   private:
+    mutable std::mutex IndexMu;
+    mutable std::string IndexKey;
+    mutable std::shared_ptr<const Package::IndexOut> Index;
     mutable std::once_flag WordsOnce;
     mutable std::unique_ptr<ImportWords> Words;
     mutable std::mutex ImportsMu;

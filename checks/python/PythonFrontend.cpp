@@ -240,7 +240,7 @@ void setId(const std::string &Path, ModuleIds &Ids, Loaded &L) {
 }
 
 /// Read and parse Path: from the cache when there is one (its tree is
-/// shared, the run gets a copy), else from disk.
+/// then shared: L.Src owns it), else from disk.
 void load(const std::string &Path, ModuleIds &Ids, Loaded &L,
           PackageCache *Cache) {
   if (!Cache) {
@@ -262,8 +262,7 @@ void load(const std::string &Path, ModuleIds &Ids, Loaded &L,
   if (!(L.Readable = S->Readable))
     return;
   setId(Path, Ids, L);
-  if (S->Tree)
-    L.Tree = ts_tree_copy(S->Tree);
+  L.Tree = S->Tree; // read only, and S's: see Module::TreeOwner
 }
 
 } // namespace
@@ -632,6 +631,7 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   P.Foreign = Opts.Foreign && !Opts.Foreign->empty() ? Opts.Foreign : nullptr;
   std::set<std::string> ContextPaths;
   std::vector<uint64_t> TextHashes, TypedTexts; // of P.Modules, for Reuse
+  std::vector<const PackageCache::Source *> Sources; // likewise; null: none
   for (size_t I = 0; I < Paths.size(); ++I) {
     Loaded &L = *Files[I];
     if (!L.Tree) {
@@ -643,7 +643,8 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     }
     // A context module never shadows a named one of the same name.
     if (IsContext[I] && P.ModuleByName.count(L.Name)) {
-      ts_tree_delete(L.Tree);
+      if (!L.Src)
+        ts_tree_delete(L.Tree);
       continue;
     }
     auto M = std::make_unique<Module>();
@@ -654,9 +655,11 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     M->Source = std::move(L.Text);
     M->Layout = L.Layout;
     M->Tree = L.Tree;
+    M->TreeOwner = L.Src;
     M->Cat = Cats[I];
     M->TooDeep = L.Src ? L.Src->TooDeep : L.TooDeep;
     TextHashes.push_back(L.Hash);
+    Sources.push_back(L.Src.get());
     TypedTexts.push_back(L.TypedText);
     int Idx = (int)P.Modules.size();
     P.ModuleByName.emplace(M->Name, Idx);
@@ -682,7 +685,22 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
       P.ModuleByName.emplace(Stem, Mods[0]);
   std::vector<Package::IndexOut> Indexed(P.Modules.size());
   for (size_t I = 0; I < P.Modules.size(); ++I)
-    Pool.async([&, I] { P.indexModule((int)I, Indexed[I]); });
+    Pool.async([&, I] {
+      const Module &M = *P.Modules[I];
+      const PackageCache::Source *Src = Sources[I];
+      if (!Src) {
+        P.indexModule((int)I, Indexed[I]);
+        return;
+      }
+      // What indexing reads besides the tree and text: the module's place.
+      std::string Key = std::to_string(I) + "\n" + M.Name + "\n" +
+                        (M.IsPackage ? "p" : "m");
+      Indexed[I] = *Src->index(Key, [&] {
+        Package::IndexOut O;
+        P.indexModule((int)I, O);
+        return O;
+      });
+    });
   Pool.wait();
   size_t NumFunctions = 0;
   for (const Package::IndexOut &O : Indexed)
@@ -710,9 +728,12 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
       for (std::string &Msg : M->Problems)
         R.Problems.push_back({M->Path, std::move(Msg)});
   for (auto &M : P.Modules)
-    Pool.async([T = M->Tree] { ts_tree_delete(T); });
-  for (auto &M : P.Modules)
+    if (!M->TreeOwner)
+      Pool.async([T = M->Tree] { ts_tree_delete(T); });
+  for (auto &M : P.Modules) {
     M->Tree = nullptr;
+    M->TreeOwner = nullptr;
+  }
   engine::Options EO;
   EO.IsWorkspaceName = [&P](uint32_t File, llvm::StringRef Name) {
     if (File >= P.Modules.size())
