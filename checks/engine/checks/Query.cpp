@@ -192,6 +192,19 @@ bool Query::shared(MemId P) const {
   return R == RootKind::Global || R == RootKind::Shared;
 }
 
+bool Query::holdsWorkspace(const Value &V) const {
+  auto [It, New] = HoldsWorkspace.try_emplace(&V, false);
+  if (New)
+    It->second = llvm::any_of(V, [&](const Atom &X) {
+      if (X.Kind != Atom::Mem)
+        return false;
+      const MemKey &K = Cx.Mem.key(X.M);
+      return K.Root == RootKind::Alloc && K.Path.empty() &&
+             Cx.Allocs[K.A].Kind == AllocKind::Workspace;
+    });
+  return It->second;
+}
+
 bool Query::workspacePlace(MemId P, uint32_t File) const {
   if (auto It = Workspace.find({P, File}); It != Workspace.end())
     return It->second;
@@ -204,12 +217,8 @@ bool Query::workspacePlace(MemId P, uint32_t File) const {
       llvm::SmallVector<const Value *, 2> Held;
       Cx.contentsOf(A, Held);
       for (const Value *V : Held)
-        for (const Atom &X : *V)
-          if (X.Kind == Atom::Mem &&
-              Cx.Mem.key(X.M).Root == RootKind::Alloc &&
-              Cx.Mem.key(X.M).Path.empty() &&
-              Cx.Allocs[Cx.Mem.key(X.M).A].Kind == AllocKind::Workspace)
-            return true;
+        if (holdsWorkspace(*V))
+          return true;
     }
     return false;
   }();

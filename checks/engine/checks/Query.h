@@ -124,6 +124,11 @@ private:
   /// workspacePlace's answers: the checks ask for a place at each of its
   /// uses, and the facts do not change while they run.
   mutable llvm::DenseMap<std::pair<MemId, uint32_t>, bool> Workspace;
+  /// Whether a place's contents hold a workspace allocation, per contents:
+  /// a cache every layer stores into holds thousands of values, and each
+  /// of its slots asks.
+  bool holdsWorkspace(const Value &V) const;
+  mutable llvm::DenseMap<const Value *, bool> HoldsWorkspace;
 };
 
 } // namespace tether::engine
