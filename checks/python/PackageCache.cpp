@@ -262,7 +262,7 @@ uint64_t tether::python::packageInterface(const Package &P,
     D.add(M.Globals); // the names: positions stay out
     D.add(M.StarImports);
     D.add((long long)M.Body);
-    D.add((long long)(M.Tree != nullptr) + 2 * (M.Cat != nullptr));
+    D.add((long long)(M.Cat != nullptr)); // read from a tree or an entry
     D.add((long long)(I < Typed.size() ? Typed[I] : 0));
   }
   for (const Function &F : P.Functions) {

@@ -19,7 +19,9 @@
 #include "TreeAlloc.h"
 #include "Validate.h"
 #include "Lower.h"
+#include "LowerImpl.h"
 #include "PackageCache.h"
+#include "ModuleCache.h"
 #include "ResultCache.h"
 #include "engine/Engine.h"
 
@@ -34,6 +36,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 
 using namespace tether;
 using namespace tether::python;
@@ -53,6 +56,13 @@ struct Loaded {
   uint64_t TypedText = 0; // its typedTextDigest, likewise
   std::shared_ptr<const PackageCache::Source> Src; // likewise
   std::shared_ptr<const std::unordered_set<const void *>> TooDeep; // of Tree
+  // With a ModuleCache: the text's entry key, and its entry when one is
+  // kept (then the text is not parsed unless the interface changed);
+  // else the imports and typedTextDigest of the tree, for the new entry.
+  std::string EntryKey;
+  std::shared_ptr<const ModuleCache::Entry> Entry;
+  std::vector<std::string> Imports;
+  std::vector<std::string> Notes; // the cache's, merged after loading
 };
 
 /// Module identities by path, computed once per run: naming a file asks
@@ -265,6 +275,33 @@ void load(const std::string &Path, ModuleIds &Ids, Loaded &L,
   L.Tree = S->Tree; // read only, and S's: see Module::TreeOwner
 }
 
+/// Read Path and take the ModuleCache's entry for its text when one is kept
+/// (and UseEntries) instead of parsing it; else parse it and note what its
+/// new entry will hold. The key holds what parsing, indexing and lowering
+/// the module read besides the rest of the package: its text, identity and
+/// catalog.
+void loadWithEntry(const std::string &Path, ModuleIds &Ids, Loaded &L,
+                   const ModuleCache &Entries, const CompiledCatalog &Cat,
+                   bool UseEntries) {
+  if (!(L.Readable = readSource(Path, L.Text, L.Problem, L.Layout)))
+    return;
+  setId(Path, Ids, L);
+  L.Hash = llvm::xxh3_64bits(L.Text);
+  L.EntryKey = ModuleCache::keyFor(Path, ResultCache::spell(Ids.get(Path)),
+                                   L.Hash,
+                                   llvm::xxh3_64bits(catalogKey(Cat.Source)));
+  if (UseEntries && (L.Entry = Entries.lookup(L.EntryKey, L.Notes)))
+    return;
+  L.Tree = parseChecked(L.Text, L.Problem, L.TooDeep);
+  if (!L.Tree)
+    return;
+  L.TypedText = typedTextDigest(L.Tree, L.Text);
+  // Always, not only when imports are followed: the entry is read by runs
+  // that follow them.
+  L.Imports = importedModules(ts_tree_root_node(L.Tree), L.Text, L.Name,
+                              L.IsPackage);
+}
+
 } // namespace
 
 /// Bounds the context a few named files can pull in.
@@ -376,6 +413,14 @@ Result tether::python::analyze(const std::vector<std::string> &Paths,
       break;
   }
   R.FoldersListed = (unsigned)Dirs.foldersListed();
+  // A cache that cannot be written is one line, however many of its files
+  // failed.
+  bool Told = false;
+  llvm::erase_if(R.Notes, [&](const std::string &N) {
+    if (!llvm::StringRef(N).starts_with("cache: cannot write"))
+      return false;
+    return std::exchange(Told, true);
+  });
   return R;
 }
 
@@ -427,6 +472,63 @@ static engine::Program lowerWithReuse(Package &P, llvm::ThreadPoolInterface &Poo
   Old->Interface = Interface;
   Old->ModuleKeys = std::move(Keys);
   return Prog;
+}
+
+/// Lower P with a ModuleCache: the functions of modules read from an entry
+/// are taken from it, the others lowered; with the interface's kept types
+/// when any was read. False when an entry's lowering cannot be used (made
+/// under another interface, or not read back whole), or the types are not
+/// kept: then the scan is analysed again without entries.
+static bool lowerFromEntries(Package &P, llvm::ThreadPoolInterface &Pool,
+                             const std::vector<Loaded *> &Kept,
+                             const std::vector<size_t> &FirstFn,
+                             const std::vector<size_t> &NumFns,
+                             uint64_t Interface, const ModuleCache &Entries,
+                             std::vector<std::string> &Notes,
+                             engine::Program &Prog,
+                             std::shared_ptr<PackageTypes> &Types,
+                             unsigned &FromCache) {
+  bool Any = false;
+  for (const Loaded *L : Kept)
+    if (L->Entry) {
+      if (L->Entry->Interface != Interface)
+        return false;
+      Any = true;
+    }
+  std::vector<std::vector<engine::Function>> Read(Kept.size());
+  if (Any) {
+    Types = std::make_shared<PackageTypes>();
+    if (!Entries.lookupTypes(Interface, P.Classes.size(), P.Functions.size(),
+                             *Types, Notes))
+      return false;
+    std::vector<char> Whole(Kept.size(), 1);
+    for (size_t I = 0; I < Kept.size(); ++I)
+      if (Kept[I]->Entry)
+        Pool.async([&, I] {
+          Whole[I] = ModuleCache::readLowered(
+              Kept[I]->Entry->Lowered, NumFns[I], P.Functions.size(),
+              P.Classes.size(), P.Modules.size(), Read[I]);
+        });
+    Pool.wait();
+    if (llvm::is_contained(Whole, 0)) {
+      Notes.push_back("cache: ignoring a module entry whose functions do not "
+                      "read back; analysing again");
+      return false;
+    }
+  }
+  ReuseLowered FromEntry;
+  if (Any)
+    FromEntry = [&](engine::FnId F, engine::Function &Out) {
+      int Mod = P.Functions[F].Mod;
+      if (Mod < 0 || !Kept[Mod]->Entry)
+        return false;
+      Out = std::move(Read[Mod][F - FirstFn[Mod]]);
+      return true;
+    };
+  Prog = lowerPackage(P, &Pool, FromEntry, &Types);
+  for (const Loaded *L : Kept)
+    FromCache += L->Entry != nullptr;
+  return true;
 }
 
 namespace {
@@ -564,19 +666,26 @@ static bool answerFromRecord(const ScanRecord &Rec,
   return true;
 }
 
-static void analyzeScan(const std::vector<std::string> &ScanFiles,
-                        CatalogProvider &Catalogs, const Options &Opts,
-                        ModuleIds &Ids, DirectoryCache &Dirs, Result &R,
-                        PackageCache::Lowered *Reuse,
-                        const std::string &RecordKey) {
+/// Analyse one scan. False: a ModuleCache entry could not be used after
+/// all (analyseScan then runs it again without entries); R is as before.
+static bool analyzeScanWith(const std::vector<std::string> &ScanFiles,
+                            CatalogProvider &Catalogs, const Options &Opts,
+                            ModuleIds &Ids, DirectoryCache &Dirs, Result &R,
+                            PackageCache::Lowered *Reuse,
+                            const std::string &RecordKey, bool UseEntries) {
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Opts.Jobs));
   const ResultCache *Records = RecordKey.empty() ? nullptr : Opts.Records;
-  if (Records) {
+  // A language server keeps its own lowering (PackageCache), and a bound
+  // C++ library's numbering is not part of a module's entry.
+  const ModuleCache *Entries =
+      Opts.Cache || (Opts.Foreign && !Opts.Foreign->empty()) ? nullptr
+                                                              : Opts.Modules;
+  if (Records && UseEntries) {
     std::optional<ScanRecord> Rec = Records->lookup(RecordKey, R.Notes);
     if (Rec && answerFromRecord(*Rec, ScanFiles, Catalogs, Opts, Ids, Dirs,
                                 R, Pool)) {
       ++R.ScansFromCache;
-      return;
+      return true;
     }
   }
   std::vector<std::unique_ptr<Loaded>> Files;
@@ -586,10 +695,27 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     for (size_t I = First; I < End; ++I)
       Files.push_back(std::make_unique<Loaded>());
     for (size_t I = First; I < End; ++I)
-      Pool.async([&, I] { load(In.Paths[I], Ids, *Files[I], Opts.Cache); });
+      Pool.async([&, I] {
+        if (Entries)
+          loadWithEntry(In.Paths[I], Ids, *Files[I], *Entries, *In.Cats[I],
+                        UseEntries);
+        else
+          load(In.Paths[I], Ids, *Files[I], Opts.Cache);
+      });
     Pool.wait();
+    for (size_t I = First; I < End; ++I)
+      for (std::string &N : Files[I]->Notes)
+        R.Notes.push_back(std::move(N));
     for (size_t I = First; I < End && Opts.FollowImports; ++I) {
       const Loaded &L = *Files[I];
+      if (L.Entry) {
+        Imports[I - First] = L.Entry->Imports;
+        continue;
+      }
+      if (L.Tree && Entries) {
+        Imports[I - First] = L.Imports;
+        continue;
+      }
       if (!L.Tree)
         continue;
       auto Imported = [&] {
@@ -606,7 +732,7 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   };
   ScanInputs In;
   if (!discoverScan(ScanFiles, Catalogs, Opts, Ids, Dirs, R, In, Read))
-    return;
+    return true;
   const std::vector<std::string> &Paths = In.Paths;
   const std::vector<bool> &IsContext = In.IsContext;
   const std::vector<std::shared_ptr<const CompiledCatalog>> &Cats = In.Cats;
@@ -632,9 +758,10 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   std::set<std::string> ContextPaths;
   std::vector<uint64_t> TextHashes, TypedTexts; // of P.Modules, for Reuse
   std::vector<const PackageCache::Source *> Sources; // likewise; null: none
+  std::vector<Loaded *> Kept; // of P.Modules, with a ModuleCache
   for (size_t I = 0; I < Paths.size(); ++I) {
     Loaded &L = *Files[I];
-    if (!L.Tree) {
+    if (!L.Tree && !L.Entry) {
       // An imported file that cannot be read is only missing context; its
       // problem is reported when it is named itself.
       if (!IsContext[I])
@@ -643,7 +770,7 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     }
     // A context module never shadows a named one of the same name.
     if (IsContext[I] && P.ModuleByName.count(L.Name)) {
-      if (!L.Src)
+      if (!L.Src && L.Tree)
         ts_tree_delete(L.Tree);
       continue;
     }
@@ -660,7 +787,8 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     M->TooDeep = L.Src ? L.Src->TooDeep : L.TooDeep;
     TextHashes.push_back(L.Hash);
     Sources.push_back(L.Src.get());
-    TypedTexts.push_back(L.TypedText);
+    TypedTexts.push_back(L.Entry ? L.Entry->Typed : L.TypedText);
+    Kept.push_back(&L);
     int Idx = (int)P.Modules.size();
     P.ModuleByName.emplace(M->Name, Idx);
     P.Modules.push_back(std::move(M));
@@ -684,12 +812,20 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     if (Mods.size() == 1)
       P.ModuleByName.emplace(Stem, Mods[0]);
   std::vector<Package::IndexOut> Indexed(P.Modules.size());
+  std::vector<std::string> IndexBytes(Entries ? P.Modules.size() : 0);
   for (size_t I = 0; I < P.Modules.size(); ++I)
     Pool.async([&, I] {
       const Module &M = *P.Modules[I];
+      if (Entries && Kept[I]->Entry) {
+        Indexed[I] = Kept[I]->Entry->Index;
+        ModuleCache::rebase(Indexed[I], int(I));
+        return;
+      }
       const PackageCache::Source *Src = Sources[I];
       if (!Src) {
         P.indexModule((int)I, Indexed[I]);
+        if (Entries) // for the module's new entry
+          ModuleCache::writeIndex(Indexed[I], IndexBytes[I]);
         return;
       }
       // What indexing reads besides the tree and text: the module's place.
@@ -706,21 +842,44 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   for (const Package::IndexOut &O : Indexed)
     NumFunctions += O.Functions.size();
   P.Functions.reserve(NumFunctions);
-  for (size_t I = 0; I < P.Modules.size(); ++I)
+  std::vector<size_t> FirstFn(P.Modules.size()), NumFns(P.Modules.size());
+  for (size_t I = 0; I < P.Modules.size(); ++I) {
+    FirstFn[I] = P.Functions.size();
+    NumFns[I] = Indexed[I].Functions.size();
     P.adopt((int)I, std::move(Indexed[I]));
+  }
   // Lower every function into the engine's IR while the trees are alive,
   // then let the one engine reason about the whole package.
   P.resolveBases();
   PackageCache::Stats Ignored;
   PackageCache::Stats &Stats = Opts.Cache ? Opts.Cache->Last : Ignored;
   Stats.Modules += (unsigned)P.Modules.size();
+  R.Modules += (unsigned)P.Modules.size();
   // Lowered into the cache's program itself, so that the engine's session
   // sees the same program at every analysis.
   engine::Program Local;
   engine::Program &Prog = Reuse ? Reuse->Prog : Local;
   std::vector<bool> Unchanged;
-  Prog = lowerWithReuse(P, Pool, TextHashes, TypedTexts, Reuse, Stats,
-                        Unchanged);
+  uint64_t Interface = 0;
+  std::shared_ptr<PackageTypes> Types;
+  if (Entries) {
+    Interface = packageInterface(P, TypedTexts);
+    if (!lowerFromEntries(P, Pool, Kept, FirstFn, NumFns, Interface, *Entries,
+                          R.Notes, Prog, Types, R.ModulesFromCache)) {
+      // Some kept module was lowered under another interface: it has to
+      // be parsed and lowered again, and so has everything, as in a cold
+      // run (which then writes every entry anew).
+      R.Findings.resize(FindingsBefore);
+      R.Problems.resize(ProblemsBefore);
+      R.FilesRead = FilesBefore;
+      R.ContextFilesRead = ContextBefore;
+      R.Modules -= (unsigned)P.Modules.size();
+      return false;
+    }
+  } else {
+    Prog = lowerWithReuse(P, Pool, TextHashes, TypedTexts, Reuse, Stats,
+                          Unchanged);
+  }
   // Scopes left out of a named module (too deeply nested) are its problems;
   // a context module's are reported when it is named itself.
   for (auto &M : P.Modules)
@@ -733,6 +892,24 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
   for (auto &M : P.Modules) {
     M->Tree = nullptr;
     M->TreeOwner = nullptr;
+  }
+  // The new entries are written while the engine runs (it only reads Prog).
+  std::vector<std::vector<std::string>> StoreNotes(Entries ? Kept.size() + 1 : 0);
+  if (Entries) {
+    for (size_t I = 0; I < Kept.size(); ++I)
+      if (!Kept[I]->Entry)
+        Pool.async([&, I] {
+          const Loaded &L = *Kept[I];
+          Entries->store(L.EntryKey, L.Imports, L.TypedText, IndexBytes[I],
+                         Interface,
+                         ModuleCache::writeLowered(Prog, FirstFn[I], NumFns[I]),
+                         StoreNotes[I]);
+        });
+    if (Types && llvm::none_of(Kept, [](const Loaded *L) { return L->Entry; }))
+      Pool.async([&] {
+        Entries->storeTypes(Interface, *Types, StoreNotes.back());
+        Entries->trim();
+      });
   }
   engine::Options EO;
   EO.IsWorkspaceName = [&P](uint32_t File, llvm::StringRef Name) {
@@ -747,6 +924,9 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     P.Findings = engine::analyze(Prog, std::move(EO));
   }
   Pool.wait();
+  for (auto &Notes : StoreNotes)
+    for (std::string &N : Notes)
+      R.Notes.push_back(std::move(N));
 
   // NOLINT / noqa, parsed only for files with findings.
   std::unordered_map<std::string, std::unique_ptr<Suppressions>> Supp;
@@ -780,4 +960,16 @@ static void analyzeScan(const std::vector<std::string> &ScanFiles,
     Rec.ContextFilesRead = R.ContextFilesRead - ContextBefore;
     Records->store(RecordKey, Rec, R.Notes);
   }
+  return true;
+}
+
+static void analyzeScan(const std::vector<std::string> &ScanFiles,
+                        CatalogProvider &Catalogs, const Options &Opts,
+                        ModuleIds &Ids, DirectoryCache &Dirs, Result &R,
+                        PackageCache::Lowered *Reuse,
+                        const std::string &RecordKey) {
+  if (!analyzeScanWith(ScanFiles, Catalogs, Opts, Ids, Dirs, R, Reuse,
+                       RecordKey, /*UseEntries=*/true))
+    analyzeScanWith(ScanFiles, Catalogs, Opts, Ids, Dirs, R, Reuse, RecordKey,
+                    /*UseEntries=*/false);
 }

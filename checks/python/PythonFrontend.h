@@ -20,6 +20,7 @@ namespace tether::python {
 
 class PackageCache;
 class ResultCache;
+class ModuleCache;
 
 /// A file that could not be analysed (unreadable, not Python 3, binary...).
 /// The scan goes on without it.
@@ -44,6 +45,9 @@ struct Result {
   std::vector<std::string> Notes;
   unsigned Scans = 0;          ///< Package scans of the run.
   unsigned ScansFromCache = 0; ///< Of them, answered by the ResultCache.
+  unsigned Modules = 0; ///< Modules of the scans analysed (not answered).
+  /// Of them, read from the ModuleCache instead of parsed.
+  unsigned ModulesFromCache = 0;
 };
 
 struct Options {
@@ -62,6 +66,10 @@ struct Options {
   /// Where the CLI keeps what each scan read and found between runs
   /// (ResultCache.h). Null: every scan is analysed.
   const ResultCache *Records = nullptr;
+  /// Where the CLI keeps each module's index and lowering between runs
+  /// (ModuleCache.h), so that a run after an edit parses only what changed.
+  /// Null: every module is parsed.
+  const ModuleCache *Modules = nullptr;
 };
 
 /// Analyse the given .py files and directories (searched recursively for

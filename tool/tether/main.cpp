@@ -37,6 +37,7 @@
 #ifdef TETHER_HAVE_PYTHON
 #include "python/PackageCache.h"
 #include "python/PythonFrontend.h"
+#include "python/ModuleCache.h"
 #include "python/ResultCache.h"
 #endif
 
@@ -351,12 +352,15 @@ static int runCheck(const CxxOptions &CxxOpts) {
     PyOpts.FollowImports = FollowImports;
     PyOpts.Foreign = &Bound;
     std::optional<python::ResultCache> Records;
+    std::optional<python::ModuleCache> Modules;
     std::string Dir = CacheDir.empty() ? python::ResultCache::defaultDir()
                                        : CacheDir.getValue();
     std::string Build = buildIdentity();
     if (!NoCache && !Dir.empty() && !Build.empty()) {
       Records.emplace(Dir, Build);
       PyOpts.Records = &*Records;
+      Modules.emplace(Dir, Build);
+      PyOpts.Modules = &*Modules;
     }
     std::string Label = "Python: " + LineTable::displayPath(Inputs->Python[0]);
     if (Inputs->Python.size() > 1)
@@ -372,7 +376,8 @@ static int runCheck(const CxxOptions &CxxOpts) {
       llvm::errs() << "tether: cache: " << R.ScansFromCache << " of "
                    << R.Scans << " Python scans answered"
                    << (PyOpts.Records ? " from " + Dir : std::string(" (off)"))
-                   << "\n";
+                   << "; " << R.ModulesFromCache << " of " << R.Modules
+                   << " modules analysed read from it\n";
     for (const python::FileProblem &P : R.Problems)
       llvm::errs() << "tether: " << LineTable::displayPath(P.File) << ": "
                    << P.Message << "\n";
