@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Time `tether check` as a pre-commit hook runs it: two staged files of a
-real package, cold (--no-cache) and warm (answered from the cache), side by
+real package, cold (--no-cache), warm (answered from the cache) and after
+an edit (a comment added to the first file of a copy of the tree before
+each run: the rest of the package comes from the module cache), side by
 side with pyflakes on the same two files and with tether on the whole
 package.
 
@@ -9,8 +11,8 @@ package.
 
 The commands alternate within each round (so a busy minute weighs on all
 of them alike); the figures are medians of the rounds and ratios against
-pyflakes and against the whole-package run. The warm run's cache is filled
-once before the rounds, in a folder of its own. Not a ctest test: timings
+pyflakes and against the whole-package run. The warm runs' caches are filled
+once before the rounds, in folders of their own. Not a ctest test: timings
 need a quiet machine.
 """
 import argparse
@@ -40,16 +42,31 @@ def main():
     pyflakes = shutil.which("pyflakes3") or shutil.which("pyflakes")
     cache = tempfile.mkdtemp(prefix="tether-bench-cache-")
     try:
-        warm = [opts.tether, "check", "--cache-dir", cache] + files
+        warm = [opts.tether, "check", "--cache-dir", os.path.join(cache, "warm")] + files
         run(warm)  # fills the cache
-        cmds = [("tether, 2 files, warm", warm),
-                ("tether, 2 files, cold", [opts.tether, "check", "--no-cache"] + files),
-                ("tether, whole package", [opts.tether, "check", "--no-cache", opts.tree])]
+        copy = os.path.join(cache, "tree", os.path.basename(opts.tree.rstrip("/")))
+        shutil.copytree(opts.tree, copy)
+        copied = [os.path.join(copy, os.path.relpath(f, opts.tree)) for f in files]
+        edited = [opts.tether, "check", "--cache-dir", os.path.join(cache, "edit")] + copied
+        run(edited)
+        edits = [0]
+
+        def edit():
+            edits[0] += 1
+            with open(copied[0], "a") as f:
+                f.write("# edit %d\n" % edits[0])
+
+        cmds = [("tether, 2 files, warm", warm, None),
+                ("tether, 2 files, edited", edited, edit),
+                ("tether, 2 files, cold", [opts.tether, "check", "--no-cache"] + files, None),
+                ("tether, whole package", [opts.tether, "check", "--no-cache", opts.tree], None)]
         if pyflakes:
-            cmds.append(("pyflakes, 2 files", [pyflakes] + files))
-        walls = {name: [] for name, _ in cmds}
+            cmds.append(("pyflakes, 2 files", [pyflakes] + files, None))
+        walls = {name: [] for name, _, _ in cmds}
         for _ in range(opts.runs):
-            for name, cmd in cmds:
+            for name, cmd, before in cmds:
+                if before:
+                    before()
                 walls[name].append(run(cmd)[0])
     finally:
         shutil.rmtree(cache, ignore_errors=True)
@@ -59,7 +76,7 @@ def main():
     whole = med["tether, whole package"]
     flakes = med.get("pyflakes, 2 files")
     print("%d alternating rounds, load %s, %s" % (opts.runs, load, opts.tree))
-    for name, _ in cmds:
+    for name, _, _ in cmds:
         line = "  %-24s %7.3f s   %5.2fx the whole package" % (name, med[name], med[name] / whole)
         if flakes:
             line += "   %5.2fx pyflakes" % (med[name] / flakes)
