@@ -325,13 +325,14 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
       return;
     }
     // Conditional imports and definitions (try/except ImportError, if
-    // TYPE_CHECKING, version checks) still define the module's names.
+    // TYPE_CHECKING, version checks, a match over the backend) still
+    // define the module's names.
     if (K == G.If || K == G.Elif || K == G.Else || K == G.Try ||
         K == G.Except || K == G.Finally || K == G.With || K == G.Block ||
-        K == G.ExceptGroup) {
+        K == G.ExceptGroup || K == G.Match || K == G.CaseClause) {
       eachChild(S, true, [&](TSNode C, TSFieldId) {
         TSSymbol CK = kindOf(C);
-        if (CK == G.Block)
+        if (CK == G.Block || CK == G.CaseClause)
           indexBlock(Mod, C, ClassIdx, Prefix, TopLevel, O);
         else if (CK == G.Elif || CK == G.Else || CK == G.Except ||
                  CK == G.Finally || CK == G.ExceptGroup)
