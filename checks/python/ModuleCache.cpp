@@ -1,5 +1,6 @@
 //===- ModuleCache.cpp - Each module's index and lowering, kept between runs //
 #include "ModuleCache.h"
+#include "CacheFiles.h"
 #include "LowerImpl.h"
 #include "engine/Bytes.h"
 #include "engine/Serialize.h"
@@ -63,23 +64,17 @@ static std::string digestLine(llvm::StringRef Rest) {
 bool ModuleCache::readFile(const std::string &File, const std::string &Key,
                            std::string &Body,
                            std::vector<std::string> &Notes) const {
-  auto Damaged = [&](const char *Why) {
+  auto Damaged = [&](const std::string &Why) {
     Notes.push_back("cache: ignoring " + File + " (" + Why +
                     "); analysing again");
     return false;
   };
-  llvm::sys::fs::file_status St;
-  if (llvm::sys::fs::status(File, St)) // not kept
-    return false;
-  if (St.type() != llvm::sys::fs::file_type::regular_file)
-    return Damaged("not a regular file");
-  if (St.getSize() > MaxEntryBytes)
-    return Damaged("larger than any entry");
-  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
+  std::string Why;
+  std::unique_ptr<llvm::MemoryBuffer> Buf =
+      readCacheFile(File, MaxEntryBytes, Why);
   if (!Buf)
-    return false;
-  auto [Line, Rest] = (*Buf)->getBuffer().split('\n');
+    return Why.empty() ? false : Damaged(Why);
+  auto [Line, Rest] = Buf->getBuffer().split('\n');
   if (!Line.starts_with(Magic))
     return Damaged("not an entry of this format");
   if ((Line + "\n").str() != digestLine(Rest))
@@ -89,74 +84,25 @@ bool ModuleCache::readFile(const std::string &File, const std::string &Key,
   if (!R.ok() || StoredSalt != Salt || StoredKey != Key)
     return Damaged("another build's or another key's entry");
   Body = R.rest().str(); // what follows the salt and the key
-  // Used: the last to be dropped.
-  auto FD = llvm::sys::fs::openNativeFileForReadWrite(
-      File, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_None);
-  if (FD) {
-    llvm::sys::fs::setLastAccessAndModificationTime(
-        *FD, std::chrono::system_clock::now());
-    llvm::sys::fs::closeFile(*FD);
-  } else {
-    llvm::consumeError(FD.takeError()); // a read-only cache: still a hit
-  }
+  markUsed(File);
   return true;
 }
 
 void ModuleCache::writeFile(const std::string &File, const std::string &Key,
                             llvm::StringRef Body,
                             std::vector<std::string> &Notes) const {
-  llvm::StringRef Folder = llvm::sys::path::parent_path(File);
-  auto Fail = [&](const std::string &What, std::error_code EC) {
-    Notes.push_back("cache: cannot write " + What + ": " + EC.message() +
-                    " (results are not kept)");
-  };
-  if (std::error_code EC = llvm::sys::fs::create_directories(Folder))
-    return Fail(Folder.str(), EC);
   std::string Rest;
   ByteWriter W(Rest);
   W.s(Salt);
   W.s(Key);
   Rest.append(Body.data(), Body.size());
-  int FD = -1;
-  llvm::SmallString<256> Temp;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(
-          File + ".%%%%%%%%.tmp", FD, Temp))
-    return Fail(File, EC);
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << digestLine(Rest) << Rest;
-    OS.close();
-    if (OS.has_error()) {
-      std::error_code EC = OS.error();
-      OS.clear_error();
-      llvm::sys::fs::remove(Temp);
-      return Fail(File, EC);
-    }
-  }
-  if (std::error_code EC = llvm::sys::fs::rename(Temp, File)) {
-    llvm::sys::fs::remove(Temp);
-    return Fail(File, EC);
-  }
+  writeCacheFile(File, digestLine(Rest) + Rest, Notes);
 }
 
 void ModuleCache::trim() const {
   llvm::SmallString<256> Folder(Dir);
   llvm::sys::path::append(Folder, "python-modules");
-  std::vector<std::pair<llvm::sys::TimePoint<>, std::string>> Entries;
-  std::error_code EC;
-  for (llvm::sys::fs::directory_iterator It(Folder, EC), End;
-       It != End && !EC; It.increment(EC)) {
-    if (llvm::sys::path::extension(It->path()) != ".bin")
-      continue;
-    llvm::sys::fs::file_status St;
-    if (!llvm::sys::fs::status(It->path(), St))
-      Entries.emplace_back(St.getLastModificationTime(), It->path());
-  }
-  if (Entries.size() <= MaxEntries)
-    return;
-  std::sort(Entries.begin(), Entries.end());
-  for (size_t I = 0; I + MaxEntries < Entries.size(); ++I)
-    llvm::sys::fs::remove(Entries[I].second);
+  evictLeastRecent(Folder, ".bin", MaxEntries);
 }
 
 //===--- What an entry holds --------------------------------------------===//

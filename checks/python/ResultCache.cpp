@@ -1,5 +1,6 @@
 //===- ResultCache.cpp - What a scan read and found, kept between CLI runs ===//
 #include "ResultCache.h"
+#include "CacheFiles.h"
 #include "Model.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -205,22 +206,14 @@ ResultCache::lookup(const std::string &Key,
                     "); analysing again");
     return std::nullopt;
   };
-  // Only a regular file of a record's size is read: a FIFO or a device in
-  // its place would block or never end.
-  llvm::sys::fs::file_status St;
-  if (llvm::sys::fs::status(File, St)) // not kept
-    return std::nullopt;
-  if (St.type() != llvm::sys::fs::file_type::regular_file)
-    return Damaged("not a regular file");
-  if (St.getSize() > MaxRecordBytes)
-    return Damaged("larger than any record");
-  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  if (!Buf) // unreadable: the analysis rewrites it, or says it cannot
-    return std::nullopt;
+  std::string Why;
+  std::unique_ptr<llvm::MemoryBuffer> Buf =
+      readCacheFile(File, MaxRecordBytes, Why);
+  if (!Buf)
+    return Why.empty() ? std::nullopt : Damaged(Why);
   // The first line is the digest of the rest: a flipped byte that leaves
   // valid JSON (a line number, a path) must not become a result.
-  auto [Digest, Body] = (*Buf)->getBuffer().split('\n');
+  auto [Digest, Body] = Buf->getBuffer().split('\n');
   if (Digest != digestOf(Body))
     return Damaged("its digest does not match its contents");
   llvm::Expected<json::Value> V = json::parse(Body);
@@ -244,50 +237,13 @@ ResultCache::lookup(const std::string &Key,
       !RO.map("problems", R.Problems) || !RO.map("files", R.FilesRead) ||
       !RO.map("context_files", R.ContextFilesRead))
     return Damaged("incomplete record");
-  // Used: the last to be dropped (a failure only makes it older).
-  auto FD = llvm::sys::fs::openNativeFileForReadWrite(
-      File, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_None);
-  if (FD) {
-    llvm::sys::fs::setLastAccessAndModificationTime(
-        *FD, std::chrono::system_clock::now());
-    llvm::sys::fs::closeFile(*FD);
-  } else {
-    llvm::consumeError(FD.takeError()); // a read-only cache: still a hit
-  }
+  markUsed(File);
   return R;
-}
-
-/// Drop the least recently used records beyond MaxRecords. Another run may
-/// be doing the same: a record removed twice, or read while removed, is a
-/// miss, never a wrong answer.
-static void evict(llvm::StringRef Folder) {
-  std::vector<std::pair<llvm::sys::TimePoint<>, std::string>> Records;
-  std::error_code EC;
-  for (llvm::sys::fs::directory_iterator It(Folder, EC), End;
-       It != End && !EC; It.increment(EC)) {
-    if (llvm::sys::path::extension(It->path()) != ".json")
-      continue;
-    llvm::sys::fs::file_status St;
-    if (!llvm::sys::fs::status(It->path(), St))
-      Records.emplace_back(St.getLastModificationTime(), It->path());
-  }
-  if (Records.size() <= MaxRecords)
-    return;
-  std::sort(Records.begin(), Records.end());
-  for (size_t I = 0; I + MaxRecords < Records.size(); ++I)
-    llvm::sys::fs::remove(Records[I].second);
 }
 
 void ResultCache::store(const std::string &Key, const ScanRecord &R,
                         std::vector<std::string> &Notes) const {
   std::string File = fileFor(Key);
-  llvm::StringRef Folder = llvm::sys::path::parent_path(File);
-  auto Fail = [&](const std::string &What, std::error_code EC) {
-    Notes.push_back("cache: cannot write " + What + ": " + EC.message() +
-                    " (results are not kept)");
-  };
-  if (std::error_code EC = llvm::sys::fs::create_directories(Folder))
-    return Fail(Folder.str(), EC);
   json::Array Inputs, Findings, Problems;
   for (const ScanRecord::Input &I : R.Inputs)
     Inputs.push_back(toJSON(I));
@@ -304,28 +260,12 @@ void ResultCache::store(const std::string &Key, const ScanRecord &R,
                               {"problems", std::move(Problems)},
                               {"files", R.FilesRead},
                               {"context_files", R.ContextFilesRead}}}};
-  // A private file beside the record, renamed over it when whole.
-  int FD = -1;
-  llvm::SmallString<256> Temp;
-  if (std::error_code EC = llvm::sys::fs::createUniqueFile(
-          File + ".%%%%%%%%.tmp", FD, Temp))
-    return Fail(File, EC);
-  {
-    std::string Body;
-    llvm::raw_string_ostream(Body) << json::Value(std::move(Doc));
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << digestOf(Body) << '\n' << Body;
-    OS.close();
-    if (OS.has_error()) {
-      std::error_code EC = OS.error();
-      OS.clear_error();
-      llvm::sys::fs::remove(Temp);
-      return Fail(File, EC);
-    }
-  }
-  if (std::error_code EC = llvm::sys::fs::rename(Temp, File)) {
-    llvm::sys::fs::remove(Temp);
-    return Fail(File, EC);
-  }
-  evict(Folder);
+  std::string Body;
+  llvm::raw_string_ostream(Body) << json::Value(std::move(Doc));
+  size_t Before = Notes.size();
+  writeCacheFile(File, digestOf(Body) + "\n" + Body, Notes);
+  // Each set of named files has its own record: the least recently used
+  // go.
+  if (Notes.size() == Before)
+    evictLeastRecent(llvm::sys::path::parent_path(File), ".json", MaxRecords);
 }
