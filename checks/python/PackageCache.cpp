@@ -218,23 +218,35 @@ void addTypedText(Digest &D, TSNode Root, std::string_view Src) {
     if (!IsDef(kindOf(S)) && kindOf(S) != G.Comment)
       D.add(textOf(S, Src));
   });
+  // Among statements only: signatures, decorators and assignments occur
+  // nowhere else (an assignment is a statement, or the right side of a
+  // chained one), and walking every expression node cost as much as a
+  // tenth of a cold run.
   preorder(Root, [&](TSNode N) {
     TSSymbol K = kindOf(N);
     if (K == G.FunctionDef) {
       D.add(textOf(fieldOf(N, G.FParameters), Src));
       D.add(textOf(ts_node_child_by_field_name(N, "return_type", 11), Src));
-    } else if (K == G.Decorator) {
+      return true;
+    }
+    if (K == G.Decorator) {
       D.add(textOf(N, Src));
-    } else if (K == G.ClassDef) {
+      return false;
+    }
+    if (K == G.ClassDef) {
       eachChild(fieldOf(N, G.FBody), true, [&](TSNode S, TSFieldId) {
         if (!IsDef(kindOf(S)) && kindOf(S) != G.Comment)
           D.add(textOf(S, Src));
       });
-    } else if ((K == G.Assignment || K == G.AugAssignment) &&
-               kindOf(fieldOf(N, G.FLeft)) == G.Attribute) {
-      D.add(textOf(N, Src));
+      return true;
     }
-    return true;
+    if (K == G.Assignment || K == G.AugAssignment) {
+      if (kindOf(fieldOf(N, G.FLeft)) == G.Attribute)
+        D.add(textOf(N, Src));
+      return K == G.Assignment; // a chained one on its right
+    }
+    return ts_node_eq(N, Root) || holdsStatements(K) || K == G.ExprStmt ||
+           K == G.Match || K == G.CaseClause;
   });
 }
 
