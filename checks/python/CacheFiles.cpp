@@ -3,12 +3,30 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/xxhash.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <chrono>
 
 namespace fs = llvm::sys::fs;
+
+std::string tether::python::cacheFileFor(llvm::StringRef Dir,
+                                         llvm::StringRef Sub,
+                                         llvm::StringRef Salt,
+                                         llvm::StringRef Key,
+                                         llvm::StringRef Ext) {
+  llvm::SmallString<256> P(Dir);
+  std::string Name;
+  llvm::raw_string_ostream(Name)
+      << llvm::format_hex_no_prefix(
+             llvm::xxh3_64bits((Salt + llvm::Twine('\0') + Key).str()), 16)
+      << Ext;
+  llvm::sys::path::append(P, Sub, Name);
+  return std::string(P);
+}
 
 std::unique_ptr<llvm::MemoryBuffer>
 tether::python::readCacheFile(const std::string &File, uint64_t MaxBytes,

@@ -21,6 +21,10 @@
 
 namespace tether::python {
 
+/// Dir/Sub/<hash of Salt and Key>Ext: where a cache keeps Key's file.
+std::string cacheFileFor(llvm::StringRef Dir, llvm::StringRef Sub,
+                         llvm::StringRef Salt, llvm::StringRef Key,
+                         llvm::StringRef Ext);
 /// File's bytes, or null: when there is no such file or it cannot be read
 /// (Damaged left empty), or when what is there cannot be a cache file (a
 /// FIFO or a device would block or never end; Damaged says which).

@@ -40,13 +40,7 @@ std::string ModuleCache::keyFor(const std::string &Path, const std::string &Id,
 }
 
 std::string ModuleCache::fileFor(const std::string &Key) const {
-  llvm::SmallString<256> P(Dir);
-  std::string Name;
-  llvm::raw_string_ostream(Name)
-      << llvm::format_hex_no_prefix(llvm::xxh3_64bits(Salt + '\0' + Key), 16)
-      << ".bin";
-  llvm::sys::path::append(P, "python-modules", Name);
-  return std::string(P);
+  return cacheFileFor(Dir, "python-modules", Salt, Key, ".bin");
 }
 
 //===--- Files ---------------------------------------------------------===//

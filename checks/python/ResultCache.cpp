@@ -188,13 +188,7 @@ std::string ResultCache::spell(const ModuleId &Id) {
 }
 
 std::string ResultCache::fileFor(const std::string &Key) const {
-  llvm::SmallString<256> P(Dir);
-  std::string Name;
-  llvm::raw_string_ostream(Name)
-      << llvm::format_hex_no_prefix(llvm::xxh3_64bits(Salt + '\0' + Key), 16)
-      << ".json";
-  llvm::sys::path::append(P, "python-scans", Name);
-  return std::string(P);
+  return cacheFileFor(Dir, "python-scans", Salt, Key, ".json");
 }
 
 std::optional<ScanRecord>
