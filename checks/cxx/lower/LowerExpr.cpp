@@ -408,9 +408,13 @@ void FunctionLowering::aggregate(const InitListExpr *IL,
 
 void FunctionLowering::declRef(const DeclRefExpr *E) {
   const auto *V = dyn_cast<VarDecl>(E->getDecl());
-  // A structured binding of a tuple-like object is its hidden variable.
-  if (const auto *BD = dyn_cast<BindingDecl>(E->getDecl()))
+  // A structured binding of a tuple-like object is its hidden variable; of
+  // an aggregate, the member of the decomposed object that it names.
+  if (const auto *BD = dyn_cast<BindingDecl>(E->getDecl())) {
+    if (!BD->getHoldingVar())
+      return memberBinding(E, BD);
     V = BD->getHoldingVar();
+  }
   if (!V)
     return; // functions, enumerators: constants
   if (V->hasLocalStorage()) {
@@ -455,6 +459,23 @@ void FunctionLowering::declRef(const DeclRefExpr *E) {
   setPlace(E, std::move(P));
 }
 
+
+void FunctionLowering::memberBinding(const DeclRefExpr *E,
+                                     const BindingDecl *BD) {
+  // `auto &[n, ws] : entries` over structs: `ws` is `<element>.ws`. The
+  // binding's expression is not in the CFG; it is lowered at each use, as
+  // the member access it stands for. An element of an array names no place.
+  const Expr *Binding = BD->getBinding();
+  const auto *ME =
+      dyn_cast_or_null<MemberExpr>(Binding ? Binding->IgnoreImplicit() : nullptr);
+  const auto *Whole =
+      ME ? dyn_cast<DeclRefExpr>(ME->getBase()->IgnoreImplicit()) : nullptr;
+  if (!Whole || !isa<DecompositionDecl>(Whole->getDecl()))
+    return;
+  declRef(Whole);
+  member(ME);
+  alias(E, ME);
+}
 
 void FunctionLowering::member(const MemberExpr *E) {
   const ValueDecl *M = E->getMemberDecl();

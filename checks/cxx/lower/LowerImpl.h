@@ -116,6 +116,7 @@ private:
   // LowerExpr.cpp: one expression whose operands are lowered already.
   void expr(const clang::Expr *E);
   void declRef(const clang::DeclRefExpr *E);
+  void memberBinding(const clang::DeclRefExpr *E, const clang::BindingDecl *BD);
   void member(const clang::MemberExpr *E);
   void unary(const clang::UnaryOperator *E);
   void binary(const clang::BinaryOperator *E);

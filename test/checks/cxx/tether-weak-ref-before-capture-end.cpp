@@ -8,8 +8,8 @@
 // RUN: cp %s %t-a.cpp && cp %s %t-b.cpp
 // RUN: %clang_tidy --checks='-*,tether-weak-ref-before-capture-end,tether-double-weak-ref,tether-workspace-shared-across-layers' \
 // RUN:   %t-a.cpp %t-b.cpp -- -std=c++17 -isystem %S/Inputs 2>/dev/null | FileCheck --check-prefix=TWO %s
-// TWO-COUNT-9: -a.cpp:{{[0-9]+}}:{{[0-9]+}}: warning: weak reference made during graph capture
-// TWO-COUNT-9: -b.cpp:{{[0-9]+}}:{{[0-9]+}}: warning: weak reference made during graph capture
+// TWO-COUNT-10: -a.cpp:{{[0-9]+}}:{{[0-9]+}}: warning: weak reference made during graph capture
+// TWO-COUNT-10: -b.cpp:{{[0-9]+}}:{{[0-9]+}}: warning: weak reference made during graph capture
 // TWO-NOT: warning:
 
 #include "torch_npu_stub.h"
@@ -397,4 +397,44 @@ void attn_reused_flag(const at::Tensor &q, int64_t n) {
     g_reused_flag_ws[n] = weak_ref_tensor(ws);
   }
   npu_paged_attention(q, g_reused_flag_ws[n]);
+}
+
+// A cache of structs read through a structured binding: `ws` names the
+// element's member, the same place as `entry.workspace` would.
+struct WsEntry {
+  int64_t num_tokens;
+  at::Tensor workspace;
+};
+static std::vector<WsEntry> g_bound_entries;
+void attn_bound_entry(const at::Tensor &q, int64_t n) {
+  if (!c10_npu::is_current_stream_capturing())
+    return;
+  for (auto &[tokens, ws] : g_bound_entries)
+    if (tokens == n)
+      return npu_paged_attention(q, ws);
+  at::Tensor ws = at::empty({n});
+  g_bound_entries.push_back(WsEntry{n, weak_ref_tensor(ws)});
+  npu_paged_attention(q, ws);
+}
+// CHECK: :[[@LINE-3]]:40: warning: weak reference made during graph capture
+// CHECK: :[[@LINE-10]]:7: note: capture begins here
+// CHECK: :[[@LINE-5]]:40: note: the weak reference is stored in 'WsEntry.workspace', read by other code during the capture
+// CHECK: :[[@LINE-4]]:1: note: the last strong reference to the memory dies here
+// CHECK: :[[@LINE-9]]:37: note: the weak reference is used by a later operation of the same capture here
+
+// Negative twin: the entry holds the workspace itself.
+struct KeptWsEntry {
+  int64_t num_tokens;
+  at::Tensor workspace;
+};
+static std::vector<KeptWsEntry> g_kept_bound_entries;
+void attn_kept_bound_entry(const at::Tensor &q, int64_t n) {
+  if (!c10_npu::is_current_stream_capturing())
+    return;
+  for (auto &[tokens, ws] : g_kept_bound_entries)
+    if (tokens == n)
+      return npu_paged_attention(q, ws);
+  at::Tensor ws = at::empty({n});
+  g_kept_bound_entries.push_back(KeptWsEntry{n, ws});
+  npu_paged_attention(q, ws);
 }
