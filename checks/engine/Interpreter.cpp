@@ -1,5 +1,6 @@
 //===- Interpreter.cpp - Abstract interpretation of one function ---------===//
 #include "engine/Interpreter.h"
+#include "engine/LoopOrder.h"
 #include "engine/State.h"
 #include "engine/SummaryJoin.h"
 #include "engine/Temporaries.h"
@@ -138,9 +139,11 @@ private:
       Stack.pop_back();
     }
     Rpo.assign(Post.rbegin(), Post.rend());
-    RpoIndex.assign(N, ~0u);
-    for (uint32_t I = 0; I < Rpo.size(); ++I)
-      RpoIndex[Rpo[I]] = I;
+    // The worklist's order keeps loops contiguous (LoopOrder.h).
+    Order = loopOrder(Fn);
+    Position.assign(N, ~0u);
+    for (uint32_t I = 0; I < Order.size(); ++I)
+      Position[Order[I]] = I;
   }
 
   void fixpoint() {
@@ -152,7 +155,7 @@ private:
     std::set<uint32_t> Work{0};
     size_t Budget = 64 * Fn.Blocks.size() + 1024;
     while (!Work.empty() && Budget-- > 0) {
-      uint32_t B = Rpo[*Work.begin()];
+      uint32_t B = Order[*Work.begin()];
       Work.erase(Work.begin());
       State S = In[B];
       block(S, B);
@@ -160,9 +163,9 @@ private:
       // S is not needed after its last edge: that edge hands its storage on
       // (a successor reached for the first time takes it without a copy).
       auto Flow = [&](uint32_t To, auto &&Out) {
-        if (To < In.size() && RpoIndex[To] != ~0u &&
+        if (To < In.size() && Position[To] != ~0u &&
             joinInto(In[To], std::forward<decltype(Out)>(Out)))
-          Work.insert(RpoIndex[To]);
+          Work.insert(Position[To]);
       };
       if (T.Kind == Terminator::Goto) {
         Flow(T.Succ[0], std::move(S));
@@ -1413,7 +1416,9 @@ private:
   std::vector<uint32_t> VisibleSites;
   std::vector<State> In;
   TemporaryEnds Temps;
-  std::vector<uint32_t> Rpo, RpoIndex;
+  /// Reverse post-order (the last pass's order), and the worklist's order
+  /// with each block's position in it.
+  std::vector<uint32_t> Rpo, Order, Position;
   MemSet Watched, SizeChecked;
   /// The effects of Sum by hash (addEffect), per effect list.
   llvm::DenseMap<std::pair<const void *, uint64_t>,
