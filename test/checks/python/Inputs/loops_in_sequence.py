@@ -1,5 +1,6 @@
-"""Writes a module whose capture-time layer runs N comprehensions (each a
-loop) before a weak store of its workspace (../loops-in-sequence.test)."""
+"""Writes a module whose capture-time layer makes a weak alias of its
+workspace in a first loop, runs N comprehensions (each a loop), then stores
+the alias where the next layers read it (../loops-in-sequence.test)."""
 import sys
 
 n = int(sys.argv[1])
@@ -12,11 +13,13 @@ _workspaces = {}
 
 def layer(x, query, num_tokens):
     if not torch.npu.is_current_stream_capturing():
-        return x""")
+        return x
+    workspace = torch.empty(num_tokens)
+    alias = None
+    for _ in x:
+        alias = weak_ref_tensors(workspace)""")
 for i in range(n):
-    print("    y%d = [a for a in x if a > %d]" % (i, i))
-print("""    workspace = _workspaces.get(num_tokens)
-    if workspace is None:
-        workspace = torch.empty(num_tokens)
-        _workspaces[num_tokens] = weak_ref_tensors(workspace)
-    return torch_npu.npu_fused_infer_attention_score(query, workspace=workspace)""")
+    print("    y = [a for a in x if a > %d]" % i)
+print("""    if num_tokens not in _workspaces:
+        _workspaces[num_tokens] = alias
+    return torch_npu.npu_fused_infer_attention_score(query, workspace=_workspaces[num_tokens])""")
