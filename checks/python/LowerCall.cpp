@@ -172,6 +172,16 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
       I.P.Spelling = key(N);
       return T;
     }
+    // bool(x) of a truth value is that truth: a capture predicate stays one
+    // (`capturing = bool(get_forward_context().capturing)`). Of anything
+    // else it is a new value holding nothing, as other builtins' results.
+    if (FName == "bool" && As.size() == 1 && !As[0].Splat &&
+        As[0].Keyword.empty()) {
+      VarId V = expr(As[0].Value);
+      if (info(V).Truth)
+        return V;
+      return constant(N);
+    }
     if (FName == "setattr" && As.size() == 3 && !As[0].Splat &&
         kindOf(As[1].Value) == G.String && constKey(As[1].Value).size() > 2) {
       VarId Base = expr(As[0].Value);

@@ -1,8 +1,8 @@
 # Capture predicates read off a call's result put the code in capture, in the
 # guarded and in the early-return forms, also when read by getattr (with a
-# default, as code that runs outside vLLM's forward context writes it) or
-# first stored in a local; the same code with no predicate, or with getattr
-# of another attribute, is not in capture.
+# default, as code that runs outside vLLM's forward context writes it),
+# first stored in a local, or wrapped in bool(); the same code with no
+# predicate, or with getattr of another attribute, is not in capture.
 # RUN: not %tether check %s | FileCheck %s --implicit-check-not=warning:
 import torch
 import torch_npu
@@ -117,5 +117,38 @@ class OtherAttributeLayer:
             if ws is None or ws.numel() < q.numel():
                 ws = torch.empty(q.numel(), device=q.device)
                 _OTHER_ATTR_WORKSPACES[q.device] = ws
+            torch_npu.npu_op(q, workspace=ws, out=out)
+        return out
+
+
+_BOOL_WORKSPACES = {}
+_BOOL_OTHER_WORKSPACES = {}
+
+
+class BoolOfPredicateLayer:
+    # bool() of the predicate is the predicate (vLLM Ascend's dual-stream
+    # attention writes `capturing = bool(getattr(ctx, "capturing", False))`).
+    def forward(self, q, out):
+        capturing = bool(getattr(get_forward_context(), "capturing", False))
+        if capturing:
+            ws = _BOOL_WORKSPACES.get(q.device)
+            if ws is None or ws.numel() < q.numel():
+                ws = torch.empty(q.numel(), device=q.device)
+                _BOOL_WORKSPACES[q.device] = ws
+                # CHECK: capture-predicates.py:[[@LINE-1]]:17: warning: workspace slot '_BOOL_WORKSPACES' shared by several layers is replaced during graph capture
+                # CHECK-NEXT: capture-predicates.py:[[@LINE-6]]:12: note: capture begins here
+                # CHECK-NEXT: capture-predicates.py:[[@LINE+1]]:33: note: an earlier layer reads the slot and hands the workspace to a captured task here
+            torch_npu.npu_op(q, workspace=ws, out=out)
+        return out
+
+
+class BoolOfOtherValueLayer:
+    # bool() of anything else is no predicate.
+    def forward(self, q, out):
+        if bool(getattr(get_forward_context(), "with_prefill", False)):
+            ws = _BOOL_OTHER_WORKSPACES.get(q.device)
+            if ws is None or ws.numel() < q.numel():
+                ws = torch.empty(q.numel(), device=q.device)
+                _BOOL_OTHER_WORKSPACES[q.device] = ws
             torch_npu.npu_op(q, workspace=ws, out=out)
         return out
