@@ -127,3 +127,26 @@ def resize_eagerly(size):
 # CHECK: shared-across-layers.py:68:33: warning: workspace slot '_STREAM_WORKSPACES' is used on different streams inside the capture without ordering [tether-workspace-shared-across-layers]
 # CHECK-NEXT: shared-across-layers.py:66:8: note: capture begins here
 # CHECK-NEXT: shared-across-layers.py:62:29: note: the slot is also used on another stream here
+
+
+# setdefault fills an absent key only, as `if k not in d: d[k] = v` does: a
+# first fill with None (vLLM Ascend forks reserve their slots so) replaces
+# no workspace. Silent.
+_RESERVED_WORKSPACES = {}
+
+
+def reserve_slot(cache, key):
+    cache.setdefault(key, None)
+
+
+class ReservedSlotLayer:
+    def forward(self, ctx, q, out):
+        if ctx.capturing:
+            n = q.shape[0]
+            reserve_slot(_RESERVED_WORKSPACES, n)
+            ws = _RESERVED_WORKSPACES.get(n)
+            if ws is None:
+                ws = torch_npu._npu_paged_attention_get_workspace(q, out=out)
+                _RESERVED_WORKSPACES[n] = ws
+            torch_npu._npu_paged_attention(q, out=out, workspace=ws)
+        return out
