@@ -124,7 +124,10 @@ private:
       if (I.Class >= 0)
         OS << " shared " << P.Classes[I.Class].Name;
       break;
-    case Op::Store: OS << "store " << place(I.P) << " <- " << var(I.A); break;
+    case Op::Store:
+      OS << "store " << place(I.P) << " <- " << var(I.A)
+         << (I.IfAbsent ? " if-absent" : "");
+      break;
     case Op::Clear: OS << "clear " << place(I.P); break;
     case Op::Use:
       OS << "use " << var(I.A);

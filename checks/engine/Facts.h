@@ -124,11 +124,13 @@ struct StoreEffect {
   CaptureState C;
   bool FirstFill = false;
   bool KeyPerLayer = false;
+  bool IfAbsent = false; ///< Inst::IfAbsent: what the place held stays.
   /// The same store but for what it stores (the spelling only names it):
   /// one effect, its values joined.
   bool sameSite(const StoreEffect &O) const {
     return Place == O.Place && At == O.At && C == O.C &&
-           FirstFill == O.FirstFill && KeyPerLayer == O.KeyPerLayer;
+           FirstFill == O.FirstFill && KeyPerLayer == O.KeyPerLayer &&
+           IfAbsent == O.IfAbsent;
   }
 };
 struct ClearEffect {

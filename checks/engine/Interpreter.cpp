@@ -569,9 +569,11 @@ private:
       Value V = get(S, I.A);
       for (MemId P : places(S, I.P)) {
         store(S, P, V, I.Loc, I.P.Spelling, S.Cap, memSetHas(S.Empty, P),
-              I.P.KeyPerLayer);
+              I.P.KeyPerLayer, I.IfAbsent);
         knowEmpty(S, P, false);
-        if (V.has(Atom::Null)) // may hold None now: neither known
+        // May hold None now: neither known (a place known to hold a value
+        // is not filled).
+        if (V.has(Atom::Null) && !I.IfAbsent)
           forget(S.NonNull, P);
       }
       break;
@@ -973,7 +975,8 @@ private:
       madeInCapture(S, Made);
       for (MemId P : substPlace(E.Place, Args))
         store(S, P, V, E.At, E.Spelling, E.C.through(S.Cap),
-              E.FirstFill || memSetHas(S.Empty, P), E.KeyPerLayer);
+              E.FirstFill || memSetHas(S.Empty, P), E.KeyPerLayer,
+              E.IfAbsent);
     }
     for (const ClearEffect &E : Callee.Clears)
       for (MemId P : substPlace(E.Place, Args))
@@ -1137,13 +1140,16 @@ private:
 
   void store(State &S, MemId Place, const Value &V, SrcLoc At,
              const std::string &Sp, CaptureState C, bool FirstFill,
-             bool KeyPerLayer) {
+             bool KeyPerLayer, bool IfAbsent) {
     noteReach(Place, V);
+    // A store into an empty place only fills it: what a held place holds
+    // stays (and is not replaced).
+    FirstFill |= IfAbsent;
     // A strong store makes the place a holder of local memory (until the
     // place is overwritten, when an exact one); a weak one leaves the
     // memory to its other holders.
     std::vector<MemId> Old;
-    if (exactPlace(Place)) {
+    if (exactPlace(Place) && !IfAbsent) {
       Old = release(S, Place, false);
       llvm::erase_if(S.Addressed, [&](const State::Address &Ad) {
         return Ad.Place == Place;
@@ -1176,7 +1182,8 @@ private:
     bool Replayed = involvesParam(Place) || involvesParam(V);
     if (Replayed)
       addEffect(Sum.Stores,
-                StoreEffect{Place, V, At, Sp, C, FirstFill, KeyPerLayer},
+                StoreEffect{Place, V, At, Sp, C, FirstFill, KeyPerLayer,
+                            IfAbsent},
                 hashOf(At, C, Place));
     // A store of what the callers pass is judged where they call, with
     // their values, capture state and what they know to be empty.

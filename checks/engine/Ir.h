@@ -164,6 +164,11 @@ struct Inst {
   /// the frontend cannot type.
   bool Device = false;
   bool MayBeAbsent = false;   ///< Read: `.get(k)` / `find`: may be empty.
+  /// Store: fills the place only where it is empty (Python's setdefault, a
+  /// C++ map's emplace, try_emplace and insert): a first fill, never a
+  /// replacement, and what the place held stays held. Read as a store for
+  /// what it keeps alive: a design keeps one value per key.
+  bool IfAbsent = false;
   std::vector<CallTarget> Targets; ///< Call: the resolved candidates.
   std::vector<VarId> Args;         ///< Call: every argument (unresolved
                                    ///< calls: they escape).

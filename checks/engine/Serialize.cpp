@@ -38,6 +38,7 @@ void inst(ByteWriter &W, const Inst &I) {
   W.b(I.SizedByCaller);
   W.b(I.Device);
   W.b(I.MayBeAbsent);
+  W.b(I.IfAbsent);
   W.u(I.Targets.size());
   for (const CallTarget &T : I.Targets) {
     W.i(T.Fn);
@@ -120,6 +121,7 @@ struct Reader {
     I.SizedByCaller = R.b();
     I.Device = R.b();
     I.MayBeAbsent = R.b();
+    I.IfAbsent = R.b();
     I.Targets.resize(R.count());
     for (CallTarget &T : I.Targets) {
       T.Fn = id(Shape.Functions);

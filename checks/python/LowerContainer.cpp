@@ -42,10 +42,11 @@ bool FnLowerer::containerMethod(const std::string &Method, VarId Recv,
       addUnique(info(T).Cls, C);
     return T;
   };
-  auto Store = [&](const std::string &Key, VarId V) {
+  auto Store = [&](const std::string &Key, VarId V) -> engine::Inst & {
     engine::Inst &I = emit(Op::Store, N);
     I.A = V;
     Place(I, Key);
+    return I;
   };
   auto Clear = [&](const std::string &Key) {
     engine::Inst &I = emit(Op::Clear, N);
@@ -56,22 +57,11 @@ bool FnLowerer::containerMethod(const std::string &Method, VarId Recv,
   if (Method == "get" || Method == "__getitem__") {
     Result = Read(K0, Method == "get");
   } else if (Method == "setdefault") {
-    // Stores only into an absent key: `if k not in d: d[k] = v`, then d[k].
-    // A fill of a slot that is empty, never a replacement of what it holds.
-    if (As.size() >= 2) {
-      VarId Absent = temp();
-      engine::Inst &T = emit(Op::Test, N);
-      T.Dst = Absent;
-      T.Test = engine::TestKind::PlaceEmpty;
-      Place(T, K0);
-      info(Absent).Truth = true;
-      uint32_t Fill = B.block(), Join = B.block();
-      B.branch(Absent, Fill, Join, loc(N));
-      B.setBlock(Fill);
-      Store(K0, As[1].V);
-      B.jump(Join);
-      B.setBlock(Join);
-    }
+    // Stores only into an absent key (`if k not in d: d[k] = v`), then
+    // reads d[k]: a fill of a slot that is empty, never a replacement of
+    // what it holds.
+    if (As.size() >= 2)
+      Store(K0, As[1].V).IfAbsent = true;
     Result = Read(K0, As.size() < 2);
   } else if (Method == "pop" || Method == "popitem") {
     Result = Read(Method == "pop" ? K0 : std::string(), true);

@@ -21,7 +21,7 @@ using engine::ByteReader;
 using engine::ByteWriter;
 
 /// Bumped whenever an entry's shape or meaning changes.
-static constexpr llvm::StringLiteral Magic = "tether-module-entry 1 ";
+static constexpr llvm::StringLiteral Magic = "tether-module-entry 2 ";
 /// The largest module's entry is well below this.
 static constexpr uint64_t MaxEntryBytes = 256u << 20;
 /// Entries kept: a package's modules, a few versions of each.

@@ -349,12 +349,17 @@ bool FunctionLowering::containerCall(const CallExpr *E, const CXXMethodDecl *M,
     return false;
   const Expr *A0 = NArgs ? E->getArg(0) : nullptr;
   bool Keyed = isMap(Obj->getType());
+  // A map's emplace, try_emplace and insert store only into an absent key
+  // (Python's setdefault): a fill, never a replacement of what it holds.
+  bool IfAbsent =
+      Keyed && (N == "emplace" || N == "try_emplace" || N == "insert");
   auto Store = [&](const Expr *KeyE, const Expr *ValueE) {
     engine::PlaceRef P = element(Obj, Keyed ? KeyE : nullptr);
     VarId X = value(ValueE);
     engine::Inst &I = emit(Op::Store, E->getBeginLoc());
     I.P = std::move(P);
     I.A = X;
+    I.IfAbsent = IfAbsent;
   };
   auto Clear = [&](const Expr *KeyE) {
     engine::PlaceRef P = element(Obj, KeyE);
@@ -383,6 +388,8 @@ bool FunctionLowering::containerCall(const CallExpr *E, const CXXMethodDecl *M,
              N == "insert") {
     if (NArgs >= 2) {
       Store(E->getArg(0), E->getArg(1)); // (key, value) or (position, value)
+    } else if (NArgs == 1 && Keyed && N == "try_emplace") {
+      Store(A0, nullptr); // try_emplace(k): a default-constructed value
     } else if (NArgs == 1) {
       // insert({k, v}) / insert(std::make_pair(k, v)) / set.insert(v)
       const Expr *Arg = strip(A0);

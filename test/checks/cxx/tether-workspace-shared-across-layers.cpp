@@ -128,3 +128,22 @@ void capture_unordered(c10_npu::NPUGraph &g, const at::Tensor &q,
 // CHECK: :[[@LINE-5]]:3: note: 'unordered_side' runs inside the capture through this call
 // CHECK: :[[@LINE-18]]:67: note: the slot is also used on another stream here
 // CHECK: :[[@LINE-6]]:3: note: capture ends here
+
+// negative (d): a map's emplace and try_emplace fill an absent key only, as
+// Python's setdefault does: reserving the slot with an empty handle during
+// capture replaces no workspace the slot holds.
+static std::unordered_map<int64_t, at::Tensor> g_reserved_workspaces;
+void reserve_slot(std::unordered_map<int64_t, at::Tensor> &cache, int64_t key) {
+  cache.emplace(key, at::Tensor());
+  cache.try_emplace(key);
+}
+void attn_reserved(const at::Tensor &q) {
+  if (c10_npu::is_current_stream_capturing()) {
+    int64_t n = q.numel();
+    reserve_slot(g_reserved_workspaces, n);
+    auto it = g_reserved_workspaces.find(n);
+    if (!it->second.defined())
+      it->second = at::empty({n});
+    npu_paged_attention(q, it->second);
+  }
+}

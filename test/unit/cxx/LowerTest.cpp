@@ -242,7 +242,7 @@ bb1:
   br %8 bb2 bb3 @9:9
 bb2:
   %9 = read %0:this.slots_ @9:31
-  store %9[3] <- %2:t @9:31
+  store %9[3] <- %2:t if-absent @9:31
   goto bb3 @0:0
 bb3:
   %10 = read %0:this.opt_ @10:9

@@ -183,14 +183,11 @@ TEST(Lower, ContainerMethodsAreElementPlaces) {
                  "    d.clear()\n"
                  "    del d[0]\n");
   std::string D = L->fn("m.f");
-  // setdefault fills only an absent key: a slot test, the store on the
-  // branch where it is empty, then the read of whatever the slot holds.
+  // setdefault fills only an absent key, then reads what the key holds.
   EXPECT_TRUE(hasLines(D, {"store %0:l[*] <- %2:t @6:5",
-                           "%5 = test empty %1:d[*] @7:5",
-                           "br %5 bb1 bb2 @7:5",
-                           "store %1:d[*] <- %2:t @7:5",
-                           "%6 = read %1:d[*] @7:5",
-                           "%7 = read %1:d[*] may-be-absent @8:5",
+                           "store %1:d[*] <- %2:t if-absent @7:5",
+                           "%5 = read %1:d[*] @7:5",
+                           "%6 = read %1:d[*] may-be-absent @8:5",
                            "clear %1:d[*] @8:5", "clear %1:d[*] @9:5",
                            "clear %1:d[0] @10:5"}));
 }
