@@ -49,6 +49,7 @@ static std::shared_ptr<PackageCache::Source> textSource(std::string Text) {
 }
 
 void PackageCache::setOverlay(const std::string &Path, std::string Text) {
+  normalizeLineBreaks(Text); // as readSource does: the same text as saved
   std::string Key = absolutePath(Path);
   std::lock_guard<std::mutex> Lock(Mu);
   auto &Slot = Overlays[Key];

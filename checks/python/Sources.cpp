@@ -160,6 +160,7 @@ bool tether::python::readSource(const std::string &Path, std::string &Text,
   const llvm::UTF8 *B = reinterpret_cast<const llvm::UTF8 *>(Data.data());
   if (llvm::isLegalUTF8String(&B, B + Data.size())) {
     Text.assign(Data.data(), Data.size());
+    normalizeLineBreaks(Text);
     return true;
   }
   std::string Cookie = codingCookie(Data);
@@ -176,6 +177,7 @@ bool tether::python::readSource(const std::string &Path, std::string &Text,
       }
     }
     Layout.Latin1 = true;
+    normalizeLineBreaks(Text);
     return true;
   }
   size_t Bad = (const char *)B - Data.data();
@@ -189,4 +191,11 @@ bool tether::python::readSource(const std::string &Path, std::string &Text,
                                   "' is not supported") +
             "; skipped";
   return false;
+}
+
+void tether::python::normalizeLineBreaks(std::string &Text) {
+  for (size_t I = Text.find('\r'); I != std::string::npos;
+       I = Text.find('\r', I + 1))
+    if (I + 1 == Text.size() || Text[I + 1] != '\n')
+      Text[I] = '\n';
 }

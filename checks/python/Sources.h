@@ -31,9 +31,16 @@ Discovery discover(const std::vector<std::string> &Paths);
 /// is unreadable, too large, binary, or not decodable (PEP 263 latin-1
 /// declarations are converted; other encodings are reported). A UTF-8 byte
 /// order mark is dropped from Text. Layout says how Text's offsets map to
-/// the file's.
+/// the file's. Line breaks are as normalizeLineBreaks leaves them.
 bool readSource(const std::string &Path, std::string &Text,
                 std::string &Problem, SourceLayout &Layout);
+
+/// A lone carriage return ends a line for CPython (universal newlines) and
+/// for editors, but not for tree-sitter-python, which reads it as a blank
+/// and so rejects a file written with old Mac line breaks. Each `\r` not
+/// followed by `\n` becomes `\n`: the same length, so every offset and
+/// column stays the file's, and lines are counted as CPython counts them.
+void normalizeLineBreaks(std::string &Text);
 
 } // namespace tether::python
 
