@@ -520,7 +520,7 @@ private:
       // The site's memory of a loop's next iteration is alive again (what
       // held the last one still counts: the site stands for both).
       S.revive(X);
-      madeInCapture(S, Value(Atom::mem(X)));
+      made(S, Value(Atom::mem(X)));
       assign(S, I.Dst, Value(Atom::mem(X)), I.Loc);
       break;
     }
@@ -849,7 +849,7 @@ private:
       for (VarId A : I.Args)
         escape(S, get(S, A));
       MemId X = M.root(RootKind::Alloc, uint32_t(Cx.allocSite(F, B, Idx)));
-      madeInCapture(S, Value(Atom::mem(X)));
+      made(S, Value(Atom::mem(X)));
       assign(S, I.Dst, Value(Atom::mem(X)), I.Loc);
       return;
     }
@@ -867,7 +867,7 @@ private:
       SessionPredicate |= Callee.ReturnsSessionPredicate;
       applyEffects(S, I, T, Callee, Args);
     }
-    madeInCapture(S, R);
+    made(S, R);
     assign(S, I.Dst, std::move(R), I.Loc);
     noteProducer(I);
     if ((Predicate || SessionPredicate) && I.Dst != NoVar) {
@@ -1144,7 +1144,10 @@ private:
     noteReach(Place, V);
     // A store into an empty place only fills it: what a held place holds
     // stays (and is not replaced).
-    FirstFill |= IfAbsent;
+    FirstFill |= IfAbsent || onlyFills(S, Place, V);
+    llvm::erase_if(S.FillFor, [&](const std::pair<MemId, MemId> &P) {
+      return P.first == Place;
+    });
     // A strong store makes the place a holder of local memory (until the
     // place is overwritten, when an exact one); a weak one leaves the
     // memory to its other holders.
@@ -1366,6 +1369,48 @@ private:
   }
 
   /// Memory made while this function captures comes from the graph's pool.
+  static constexpr size_t MaxFillPlaces = 16;
+  /// V's local memory is made here (or handed back by a call): from the
+  /// graph's pool inside a capture, and a first fill of every place known
+  /// to be empty here, until something is stored there.
+  void made(State &S, const Value &V) {
+    madeInCapture(S, V);
+    for (const Atom &A : V) {
+      if (A.Kind != Atom::Mem || !isLocalMemory(A.M))
+        continue;
+      llvm::erase_if(S.FillFor, [&](const std::pair<MemId, MemId> &P) {
+        return P.second == A.M;
+      });
+      // A path that knows many places empty (generated code testing each
+      // of many attributes) records none: a pair per place and memory
+      // would make the state quadratic, and a missed fill only keeps the
+      // store a replacement, as it was.
+      if (S.Empty.size() > MaxFillPlaces)
+        continue;
+      for (MemId P : S.Empty)
+        insertSorted(S.FillFor, std::pair<MemId, MemId>{P, A.M});
+    }
+  }
+
+  /// Storing V at Place only fills it: each of V's memories is what the
+  /// place holds already (its own contents read back, memory this function
+  /// stored there) or memory made while the place was empty, nothing stored
+  /// there since (State::FillFor).
+  static bool onlyFills(const State &S, MemId Place, const Value &V) {
+    if (V.empty())
+      return false;
+    for (const Atom &A : V) {
+      if (A.Kind != Atom::Mem)
+        return false;
+      std::pair<MemId, MemId> PA{Place, A.M};
+      if (A.M != Place &&
+          !std::binary_search(S.Held.begin(), S.Held.end(), PA) &&
+          !std::binary_search(S.FillFor.begin(), S.FillFor.end(), PA))
+        return false;
+    }
+    return true;
+  }
+
   void madeInCapture(State &S, const Value &V) {
     if (S.Cap.Mask != CaptureState::Inside)
       return;

@@ -116,7 +116,8 @@ void State::revive(MemId M) {
 bool State::operator==(const State &O) const {
   if (Reached != O.Reached || !(Cap == O.Cap) || Stream != O.Stream ||
       Empty != O.Empty || NonNull != O.NonNull || Escaped != O.Escaped ||
-      Pending != O.Pending || Held != O.Held || Update != O.Update ||
+      Pending != O.Pending || Held != O.Held || FillFor != O.FillFor ||
+      Update != O.Update ||
       Bound != O.Bound || InPool != O.InPool || Addressed != O.Addressed ||
       Stored != O.Stored ||
       DeadBeforeCapture != O.DeadBeforeCapture || Vals.size() != O.Vals.size() ||
@@ -159,23 +160,28 @@ static bool joinReached(State &Into, const State &From) {
   // made and left unheld can die on that path; a path that never made it
   // says nothing). Judged on both states as they come in, before anything
   // below changes Into.
-  std::vector<std::pair<MemId, MemId>> Hd;
+  auto OnEveryMakingPath = [&](const std::vector<std::pair<MemId, MemId>> &A,
+                               const std::vector<std::pair<MemId, MemId>> &B) {
+    std::vector<std::pair<MemId, MemId>> Out;
+    std::set_intersection(A.begin(), A.end(), B.begin(), B.end(),
+                          std::back_inserter(Out));
+    for (const auto &H : A)
+      if (!std::binary_search(B.begin(), B.end(), H) && !mentions(From, H.second))
+        Out.push_back(H);
+    for (const auto &H : B)
+      if (!std::binary_search(A.begin(), A.end(), H) && !mentions(Into, H.second))
+        Out.push_back(H);
+    std::sort(Out.begin(), Out.end());
+    Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+    return Out;
+  };
+  std::vector<std::pair<MemId, MemId>> Hd, Ff;
   bool SameHeld = Into.Held == From.Held;
-  if (!SameHeld) {
-    std::set_intersection(Into.Held.begin(), Into.Held.end(),
-                          From.Held.begin(), From.Held.end(),
-                          std::back_inserter(Hd));
-    for (const auto &H : Into.Held)
-      if (!std::binary_search(From.Held.begin(), From.Held.end(), H) &&
-          !mentions(From, H.second))
-        Hd.push_back(H);
-    for (const auto &H : From.Held)
-      if (!std::binary_search(Into.Held.begin(), Into.Held.end(), H) &&
-          !mentions(Into, H.second))
-        Hd.push_back(H);
-    std::sort(Hd.begin(), Hd.end());
-    Hd.erase(std::unique(Hd.begin(), Hd.end()), Hd.end());
-  }
+  if (!SameHeld)
+    Hd = OnEveryMakingPath(Into.Held, From.Held);
+  bool SameFill = Into.FillFor == From.FillFor;
+  if (!SameFill)
+    Ff = OnEveryMakingPath(Into.FillFor, From.FillFor);
   // Values: a union per variable, joined where Into has the variable; the
   // vector is rebuilt only when From brings variables Into lacks (at a
   // loop's head the same variables meet again and again).
@@ -228,6 +234,10 @@ static bool joinReached(State &Into, const State &From) {
   Changed |= unionInto(Into.Pending, From.Pending);
   if (!SameHeld && Hd != Into.Held) {
     Into.Held = std::move(Hd);
+    Changed = true;
+  }
+  if (!SameFill && Ff != Into.FillFor) {
+    Into.FillFor = std::move(Ff);
     Changed = true;
   }
   // Task updates: inside on some path; bound and pool memory: on some path.

@@ -54,6 +54,13 @@ struct State {
   /// on every path to here. An exact place (no slot of a computed key)
   /// overwritten or cleared lets go of what it held.
   std::vector<std::pair<MemId, MemId>> Held;
+  /// (place, local memory): the memory was made on this path while the
+  /// place was known to hold nothing, and nothing was stored there since.
+  /// Storing it there is the place's first fill, whatever later test or
+  /// flag leads to the store (`if ws is None: ws = make(); fill = True`,
+  /// then `if fill: cache[k] = ws`). Kept at a join where the other path
+  /// has it too or never made the memory.
+  std::vector<std::pair<MemId, MemId>> FillFor;
   /// A raw address of local memory stored at a place on some path
   /// (`args.workspace = ws.data_ptr()`): it owns nothing, but an operation
   /// handed the place (or an object it is below) is handed the memory.

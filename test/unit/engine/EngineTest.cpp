@@ -386,6 +386,68 @@ TEST(EngineTest, WorkspaceReplacedButNotFirstFilled) {
             "a captured task here\n");
 }
 
+/// What a layer made while the slot was empty, stored later through a flag
+/// (`if ws is None: ws = make(); fill = True` ... `if fill: d[k] = ws`), and
+/// the slot's own workspace stored back, only fill the slot; memory made
+/// while the slot may hold a workspace replaces it.
+TEST(EngineTest, FillsThroughAFlagAndWriteBacksAreNoReplacement) {
+  Prog Pr;
+  Options O;
+  O.IsWorkspaceName = [](uint32_t, llvm::StringRef N) {
+    return N.lower().find("workspace") != std::string::npos;
+  };
+  enum Shape { Flag, Resize, WriteBack };
+  for (Shape Sh : {Flag, Resize, WriteBack}) {
+    FnId F = Pr.fn(Sh == Flag ? "flag" : Sh == Resize ? "resize" : "back");
+    uint32_t Base = 100 * uint32_t(Sh);
+    B Bd(Pr.P.Functions[F]);
+    VarId Ctx = Bd.FB.param("ctx");
+    VarId Update = Bd.FB.param("update"); // a flag: no truth the engine knows
+    VarId Cap = Bd.test(TestKind::CapturePredicate, Ctx, L(Base + 1, 8));
+    uint32_t In = Bd.FB.block(), Out = Bd.FB.block();
+    Bd.FB.branch(Cap, In, Out, L(Base + 1, 8));
+    Bd.FB.setBlock(In);
+    std::string G = "t._WORKSPACES_" + std::to_string(Base);
+    VarId Cache = Bd.read(G, L(Base + 2, 9));
+    VarId Ws = Bd.FB.var("ws");
+    Bd.copy(Ws, Bd.get(Cache, L(Base + 2, 14), "ws"), L(Base + 2, 9));
+    uint32_t Make = Bd.FB.block(), Later = Bd.FB.block();
+    uint32_t Store = Bd.FB.block(), Run = Bd.FB.block();
+    if (Sh == Resize) { // `if ws is None or ws.numel() < need`: may be held
+      Bd.FB.branch(Update, Make, Later, L(Base + 3, 12));
+    } else {
+      VarId IsNone = Bd.test(TestKind::IsNull, Ws, L(Base + 3, 12));
+      Bd.FB.branch(IsNone, Make, Later, L(Base + 3, 12));
+    }
+    Bd.FB.setBlock(Make);
+    VarId New = Bd.alloc(AllocKind::Tensor, L(Base + 4, 18));
+    if (Sh == WriteBack) {
+      Bd.storeElem(Cache, New, L(Base + 4, 13), "ws");
+      Bd.copy(Ws, Bd.get(Cache, L(Base + 5, 14), "ws"), L(Base + 5, 9));
+    } else {
+      Bd.copy(Ws, New, L(Base + 4, 13));
+    }
+    Bd.FB.jump(Later);
+    Bd.FB.setBlock(Later);
+    if (Sh == WriteBack) // the slot's own workspace, stored back
+      Bd.copy(Ws, Bd.get(Cache, L(Base + 6, 14), "ws"), L(Base + 6, 9));
+    Bd.FB.branch(Update, Store, Run, L(Base + 7, 12));
+    Bd.FB.setBlock(Store);
+    Bd.storeElem(Cache, Ws, L(Base + 8, 13), "ws");
+    Bd.FB.jump(Run);
+    Bd.FB.setBlock(Run);
+    Bd.use(Ws, L(Base + 9, 29));
+    Bd.FB.ret(NoVar, L(Base + 10, 9));
+    Bd.FB.setBlock(Out);
+    Bd.FB.finish();
+  }
+  EXPECT_EQ(render(analyze(Pr.P, O)),
+            "108:13 tether-workspace-shared-across-layers\n"
+            "  101:8 capture begins here\n"
+            "  109:29 an earlier layer reads the slot and hands the workspace "
+            "to a captured task here\n");
+}
+
 /// A predicate wrapper is inferred from its body: code it guards is in
 /// capture, and a negated wrapper keeps the other branch outside.
 TEST(EngineTest, PredicateWrapperOpensTheCapture) {
