@@ -514,7 +514,7 @@ void FnLowerer::merge(VarId Into, VarId From) {
     return;
   VarInfo &F = info(From);
   if (F.Cls.empty() && F.Elem.empty() && F.Fns.empty() && F.ClassObj.empty() &&
-      !F.Truth && F.View == VarInfo::NoView)
+      !F.Truth && !F.Tensor && F.View == VarInfo::NoView)
     return;
   VarInfo Src2 = F; // a copy: its callables are moved into Into's
   VarInfo &I = info(Into);
@@ -531,6 +531,7 @@ void FnLowerer::merge(VarId Into, VarId From) {
         }))
       I.Fns.push_back(std::move(R));
   I.Truth |= Src2.Truth;
+  I.Tensor |= Src2.Tensor;
   if (Src2.View != VarInfo::NoView) {
     I.View = Src2.View;
     I.ViewOf = Src2.ViewOf;

@@ -63,6 +63,13 @@ bool isContainerMethod(llvm::StringRef N) {
       .Default(false);
 }
 
+/// torch's in-place tensor methods (a trailing underscore), but those that
+/// change only the handle's flags.
+bool isInPlaceOp(llvm::StringRef N) {
+  return N.size() > 1 && N.ends_with("_") && !N.starts_with("_") &&
+         N != "requires_grad_" && N != "share_memory_";
+}
+
 /// Tensor methods that read metadata only (no memory, no escape).
 bool isMetadataMethod(llvm::StringRef N) {
   return llvm::StringSwitch<bool>(N)
@@ -522,6 +529,8 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
       lowerArgs(As);
       return constant(N);
     }
+    if (info(Recv).Cls.empty() && info(Recv).Tensor && isInPlaceOp(Method))
+      return inPlaceOp(Recv, As, N, Spelled);
     lowerArgs(As);
     VarId T = temp();
     engine::Inst &I = emit(Op::Call, N);
@@ -580,15 +589,38 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
   return T;
 }
 
+bool FnLowerer::isLiteral(TSNode Value) const {
+  TSSymbol K = kindOf(stripParens(Value));
+  return K == G.Integer || K == L.Float || K == G.String || K == G.True ||
+         K == G.False || K == G.None;
+}
+
+/// `buf.copy_(y)` on a tensor this function made: an operation that writes
+/// the tensor and reads what it is handed, as `torch.add(y, 0, out=buf)`
+/// is; an in-place method returns its tensor.
+VarId FnLowerer::inPlaceOp(VarId Recv, std::vector<CallArg> &As, TSNode N,
+                           const std::string &Spelled) {
+  lowerArgs(As);
+  engine::Inst &I = emit(Op::Use, N);
+  I.A = Recv;
+  I.Name = Spelled;
+  for (const CallArg &A : As) {
+    if (isLiteral(A.Value))
+      continue;
+    engine::Inst &U = emit(Op::Use, A.Whole);
+    U.A = A.V;
+    U.Name = Spelled;
+  }
+  return Recv;
+}
+
 VarId FnLowerer::externalOp(std::vector<CallArg> &As, TSNode N,
                             const std::string &Spelled, bool NoMemory) {
   lowerArgs(As);
   if (NoMemory)
     return constant(N);
   for (const CallArg &A : As) {
-    TSSymbol K = kindOf(stripParens(A.Value));
-    if (K == G.Integer || K == L.Float || K == G.String || K == G.True ||
-        K == G.False || K == G.None)
+    if (isLiteral(A.Value))
       continue; // a literal is no memory
     engine::Inst &I = emit(Op::Use, A.Whole);
     I.A = A.V;
@@ -605,6 +637,7 @@ VarId FnLowerer::externalOp(std::vector<CallArg> &As, TSNode N,
   I.Name = Spelled;
   I.Alloc = Producer ? engine::AllocKind::Workspace : engine::AllocKind::Tensor;
   I.Device = Producer || isTensorFactory(Last);
+  info(T).Tensor = I.Device;
   if (!Producer && isAllocation(Last)) {
     // A size computed from this function's arguments (or its object's
     // fields), not a maximum the caller cannot exceed.

@@ -119,6 +119,10 @@ struct VarInfo {
   std::vector<FnRef> Fns;                     ///< Callables it holds.
   llvm::SmallVector<engine::ClassId, 1> ClassObj; ///< Classes it holds.
   bool Truth = false; ///< Made by a Test / Not: a truth value.
+  /// Made by a tensor factory or a workspace producer (device memory): its
+  /// in-place methods (`copy_`, `add_`, torch's trailing underscore) are
+  /// operations on it.
+  bool Tensor = false;
   /// A view of a container (`d.items()`, `enumerate(xs)`): iterating it
   /// visits ViewOf's elements.
   enum ViewT : uint8_t { NoView, Values, Items, Keys, Enumerate } View = NoView;
@@ -222,6 +226,10 @@ private:
   engine::CallTarget target(const FnRef &R, const std::vector<CallArg> &As);
   engine::VarId externalOp(std::vector<CallArg> &As, TSNode N,
                            const std::string &Spelled, bool NoMemory);
+  engine::VarId inPlaceOp(engine::VarId Recv, std::vector<CallArg> &As,
+                          TSNode N, const std::string &Spelled);
+  /// A number, string, True, False or None: no memory.
+  bool isLiteral(TSNode Value) const;
   void lowerArgs(std::vector<CallArg> &As);
 
   // --- helpers ---------------------------------------------------------

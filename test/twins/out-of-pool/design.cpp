@@ -2,8 +2,9 @@
 // allocated before the capture, owned by a local, read by the captured task
 // of a graph the caller keeps. See design.py.
 //
-// Expected: `read` and `weak-output` (an output allocated before the
-// capture, kept only as a weak reference after it) are
+// Expected: `read`, `weak-output` (an output allocated before the
+// capture, kept only as a weak reference after it) and `copy-output` (the
+// same output written by an in-place copy) are
 // tether-graph-memory-dies-before-replay; `fixed-read` and `pool-read` are
 // silent.
 #include "torch_npu_stub.h"
@@ -38,6 +39,18 @@ struct Runner {
     at::Tensor output = at::empty({num_tokens});
     graph.capture_begin();
     npu_paged_attention(query, output); // TWIN: weak-output
+    graph.capture_end();
+    graphs[num_tokens] = &graph;
+    inputs[num_tokens] = weak_ref_tensor(output);
+  }
+
+  // An output buffer written in place by the captured copy: the same read.
+  void capture_copy_output(c10_npu::NPUGraph &graph, const at::Tensor &query, int64_t num_tokens) {
+    at::Tensor output = at::empty({num_tokens});
+    graph.capture_begin();
+    at::Tensor result = at::empty({num_tokens});
+    npu_paged_attention(query, result);
+    output.copy_(result); // TWIN: copy-output
     graph.capture_end();
     graphs[num_tokens] = &graph;
     inputs[num_tokens] = weak_ref_tensor(output);

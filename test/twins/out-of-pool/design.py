@@ -7,7 +7,9 @@
 # Expected: `read`, the captured op's read of the input, is
 # tether-graph-memory-dies-before-replay, and so is `weak-output`, an output
 # buffer allocated before the capture and kept only as a weak reference
-# after it. The fixed twin keeps the input beside the graph (`fixed-read`);
+# after it, and `copy-output`, the same output written by an in-place copy
+# (`output.copy_(result)`, a method of the tensor: an operation on it). The
+# fixed twin keeps the input beside the graph (`fixed-read`);
 # memory the capture allocates is the pool's (`pool-read`): both silent.
 import torch
 import torch_npu
@@ -38,6 +40,15 @@ class Runner:
         output = torch.empty(num_tokens, dtype=torch.uint8)
         with torch.npu.graph(graph):
             torch_npu._npu_paged_attention(query, output)  # TWIN: weak-output
+        self.graphs[num_tokens] = graph
+        self.inputs[num_tokens] = weak_ref_tensors(output)
+
+    def capture_copy_output(self, graph, query, num_tokens):
+        output = torch.empty(num_tokens, dtype=torch.uint8)
+        with torch.npu.graph(graph):
+            result = torch.empty(num_tokens, dtype=torch.uint8)
+            torch_npu._npu_paged_attention(query, result)
+            output.copy_(result)  # TWIN: copy-output
         self.graphs[num_tokens] = graph
         self.inputs[num_tokens] = weak_ref_tensors(output)
 
