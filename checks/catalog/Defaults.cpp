@@ -129,6 +129,9 @@ static Catalog makeDefaults() {
   C.BlobFunctions = {
       "at::from_blob", "torch::from_blob",
       "at_npu::native::from_blob", // torch_npu's (vLLM Ascend weak_ref_tensor)
+      // libtorch's stable ABI (SGLang's sgl-kernel weak_ref_tensor): it has
+      // no deleter parameter at all.
+      "torch::stable::from_blob",
       "at::for_blob",              // for_blob(...)...make_tensor()
       // LightLLM: ptr_to_tensor(t.data_ptr(), nbytes), cupy UnownedMemory.
       "lightllm.utils.tensor_utils.ptr_to_tensor",

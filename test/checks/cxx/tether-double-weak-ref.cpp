@@ -202,3 +202,29 @@ at::Tensor maker_with_deleter(const at::Tensor &x) {
   at::Tensor w = alias_of(x);
   return at::for_blob(w.data_ptr(), w.sizes()).deleter([](void *) {}).make_tensor();
 }
+
+//===--- libtorch's stable ABI (SGLang's sgl-kernel weak_ref_tensor) ------===//
+// torch::stable::from_blob has no deleter parameter: a helper built on it is
+// inferred weak whatever its name.
+namespace torch::stable {
+struct Device {};
+class Tensor {
+public:
+  void *data_ptr() const;
+  c10::IntArrayRef sizes() const;
+  c10::IntArrayRef strides() const;
+  Device device() const;
+};
+Tensor from_blob(void *data, c10::IntArrayRef sizes, c10::IntArrayRef strides,
+                 Device device, int64_t storage_offset = 0);
+} // namespace torch::stable
+
+torch::stable::Tensor stable_alias(const torch::stable::Tensor &t) {
+  void *data_ptr = t.data_ptr();
+  return torch::stable::from_blob(data_ptr, t.sizes(), t.strides(), t.device());
+}
+torch::stable::Tensor stable_twice(const torch::stable::Tensor &x) {
+  return stable_alias(stable_alias(x));
+  // CHECK: :[[@LINE-1]]:10: warning: weak-ref conversion of a value that is already a weak reference
+  // CHECK: :[[@LINE-2]]:23: note: first weak reference made here
+}
