@@ -169,6 +169,15 @@ struct Summary {
   Value Returns;
   bool ReturnsCapturePredicate = false;
   bool ReturnsSessionPredicate = false;
+  /// The capture state the function returns in, as seen from its caller:
+  /// `Inherit` (the caller's state, unchanged) unless a capture or session
+  /// begins or ends in it and stays so at a return (a `begin()` helper, a
+  /// context manager's `__enter__`, an override of `capture_begin` that
+  /// calls the base's). No mask: no return reached yet.
+  CaptureState Exit{0, -1, 0, -1};
+  /// Where it ends a capture its caller is in (an `end()` helper), for the
+  /// caller's "capture ends here" note.
+  SrcLoc EndsCallersCaptureAt;
   std::vector<StoreEffect> Stores;
   std::vector<ClearEffect> Clears;
   std::vector<UseEffect> Uses;

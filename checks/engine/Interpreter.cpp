@@ -650,6 +650,9 @@ private:
       break;
     }
     case Op::RegionBegin:
+      if (I.Region == RegionKind::Capture ||
+          I.Region == RegionKind::CaptureSession)
+        S.RegionMoved = true;
       if (I.Region == RegionKind::Capture) {
         S.Cap.Mask = CaptureState::Inside;
         S.Cap.Region = Cx.regionOf(F, B, Idx);
@@ -679,7 +682,13 @@ private:
       }
       break;
     case Op::RegionEnd:
+      if (I.Region == RegionKind::Capture ||
+          I.Region == RegionKind::CaptureSession)
+        S.RegionMoved = true;
       if (I.Region == RegionKind::Capture) {
+        if (Emit && S.Cap.Region < 0 && (S.Cap.Mask & CaptureState::Inherit) &&
+            !Sum.EndsCallersCaptureAt.valid())
+          Sum.EndsCallersCaptureAt = I.Loc;
         endRegion(S.Cap.Region, I.Loc);
         S.Cap.Mask = CaptureState::Outside;
         S.Cap.Region = -1;
@@ -867,6 +876,7 @@ private:
       SessionPredicate |= Callee.ReturnsSessionPredicate;
       applyEffects(S, I, T, Callee, Args);
     }
+    returnState(S, I);
     made(S, R);
     assign(S, I.Dst, std::move(R), I.Loc);
     noteProducer(I);
@@ -1370,6 +1380,38 @@ private:
 
   /// Memory made while this function captures comes from the graph's pool.
   static constexpr size_t MaxFillPlaces = 16;
+  /// After a call: the capture state its callees return in (Summary::Exit),
+  /// when one of them begins or ends a capture or a session and leaves it
+  /// so: `cap.begin()` leaves the caller inside the capture it opened.
+  void returnState(State &S, const Inst &I) {
+    CaptureState After{0, -1, 0, -1};
+    bool Moves = false;
+    for (const CallTarget &T : I.Targets) {
+      if (T.Fn < 0 || size_t(T.Fn) >= Cx.Sums.size())
+        continue;
+      const CaptureState &E = Cx.Sums[T.Fn].Exit;
+      if (!E.Mask && !E.SessionMask)
+        continue; // no return (yet): says nothing
+      Moves |= E.Mask != CaptureState::Inherit ||
+               E.SessionMask != CaptureState::Inherit;
+      After.joinFrom(E.through(S.Cap));
+    }
+    if (!Moves)
+      return;
+    // A capture of this function's (or its caller's) the callee ends.
+    if (S.Cap.Region >= 0 && !(After.Mask & CaptureState::Inside))
+      for (const CallTarget &T : I.Targets)
+        if (T.Fn >= 0 && size_t(T.Fn) < Cx.Sums.size())
+          if (SrcLoc At = Cx.Sums[T.Fn].EndsCallersCaptureAt; At.valid()) {
+            RegionInfo &R = Cx.Regions[S.Cap.Region];
+            if (!R.Predicate && !R.End.valid())
+              R.End = At;
+            break;
+          }
+    S.Cap = After;
+    S.RegionMoved = true;
+  }
+
   /// V's local memory is made here (or handed back by a call): from the
   /// graph's pool inside a capture, and a first fill of every place known
   /// to be empty here, until something is stored there.
@@ -1436,6 +1478,7 @@ private:
   void returns(State &S, const Terminator &T) {
     Value R = get(S, T.Value);
     Sum.Returns.join(R);
+    Sum.Exit.joinFrom(S.RegionMoved ? S.Cap : CaptureState());
     noteKeptGraphs(S, R);
     if (const Truth *Tr = S.truth(T.Value))
       if (Tr->Positive) {

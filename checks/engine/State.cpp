@@ -114,7 +114,8 @@ void State::revive(MemId M) {
 }
 
 bool State::operator==(const State &O) const {
-  if (Reached != O.Reached || !(Cap == O.Cap) || Stream != O.Stream ||
+  if (Reached != O.Reached || !(Cap == O.Cap) ||
+      RegionMoved != O.RegionMoved || Stream != O.Stream ||
       Empty != O.Empty || NonNull != O.NonNull || Escaped != O.Escaped ||
       Pending != O.Pending || Held != O.Held || FillFor != O.FillFor ||
       Update != O.Update ||
@@ -222,6 +223,10 @@ static bool joinReached(State &Into, const State &From) {
   Changed |= Into.Truths.size() != NT;
   // Capture and session: every state some path may be in.
   Changed |= Into.Cap.joinFrom(From.Cap);
+  if (From.RegionMoved && !Into.RegionMoved) {
+    Into.RegionMoved = true;
+    Changed = true;
+  }
   if (Into.Stream != From.Stream && Into.Stream != -2) {
     Into.Stream = -2;
     Changed = true;

@@ -28,6 +28,10 @@ struct State {
   std::vector<std::pair<VarId, Value>> Vals;
   std::vector<std::pair<VarId, Truth>> Truths;
   CaptureState Cap;
+  /// A capture or a session began or ended on some path to here (here or
+  /// in a callee), not only a predicate's branch: a return from here
+  /// leaves the caller in Cap (Summary::Exit).
+  bool RegionMoved = false;
   int32_t Stream = -1; ///< Interned stream spelling; -1 default, -2 mixed.
   /// The task update region some path is inside (-1: none).
   int32_t Update = -1;

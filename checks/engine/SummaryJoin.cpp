@@ -80,7 +80,8 @@ bool Summary::operator==(const Summary &O) const {
   auto SameConverts = [](const ConvertEffect &A, const ConvertEffect &B) {
     return A.Of == B.Of && A.At == B.At && A.Unguarded == B.Unguarded;
   };
-  return Returns == O.Returns &&
+  return Returns == O.Returns && Exit == O.Exit &&
+         EndsCallersCaptureAt == O.EndsCallersCaptureAt &&
          ReturnsCapturePredicate == O.ReturnsCapturePredicate &&
          ReturnsSessionPredicate == O.ReturnsSessionPredicate &&
          Escapes == O.Escapes &&
@@ -102,6 +103,11 @@ bool joinSummary(Summary &Into, Summary &&New, const MemTable &M,
     dropDeepPlaces(New.Returns, M);
   }
   Grew |= Into.Returns.join(New.Returns);
+  Grew |= Into.Exit.joinFrom(New.Exit);
+  if (!Into.EndsCallersCaptureAt.valid() && New.EndsCallersCaptureAt.valid()) {
+    Into.EndsCallersCaptureAt = New.EndsCallersCaptureAt;
+    Grew = true;
+  }
   Grew |= New.ReturnsCapturePredicate > Into.ReturnsCapturePredicate;
   Grew |= New.ReturnsSessionPredicate > Into.ReturnsSessionPredicate;
   Into.ReturnsCapturePredicate |= New.ReturnsCapturePredicate;

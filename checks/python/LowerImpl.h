@@ -290,7 +290,13 @@ private:
   struct OpenRegion {
     engine::RegionKind Kind;
     std::string Key;
+    /// `with obj:` over an object of an in-tree class: no region of the
+    /// catalog's, but obj's `__exit__` runs wherever the block is left.
+    engine::VarId Exit = engine::NoVar;
+    TSNode Item{};
   };
+  /// The in-tree methods Method of Obj's classes, bound to Obj.
+  std::vector<FnRef> methodsOf(engine::VarId Obj, const char *Method);
   std::vector<OpenRegion> Regions;
   struct Loop {
     uint32_t Continue, Break;

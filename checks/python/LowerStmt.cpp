@@ -303,10 +303,30 @@ void FnLowerer::withStmt(TSNode S, TSNode Next) {
           Val = constant(V);
         }
       }
-      if (Val == engine::NoVar)
+      VarId Bound = engine::NoVar;
+      if (Val == engine::NoVar) {
         Val = expr(V);
+        // A context manager of the program's own: its __enter__ runs here
+        // and gives the `as` value, its __exit__ runs where the block is
+        // left (a capture it opens or ends is its summary's, Summary::Exit).
+        std::vector<FnRef> Enter = methodsOf(Val, "__enter__");
+        if (!Enter.empty()) {
+          std::vector<CallArg> None;
+          Bound = temp();
+          emitCall(Bound, Enter, None, Item, "__enter__");
+          for (const FnRef &R : Enter)
+            addClass(Bound, Types.returns(R.Fn));
+        }
+        if (!methodsOf(Val, "__exit__").empty()) {
+          OpenRegion R;
+          R.Kind = engine::RegionKind::Capture; // unused: R.Exit is set
+          R.Exit = Val;
+          R.Item = Item;
+          Regions.push_back(std::move(R));
+        }
+      }
       if (!ts_node_is_null(Alias))
-        assign(Alias, Val);
+        assign(Alias, Bound != engine::NoVar ? Bound : Val);
     });
   });
   block(fieldOf(S, G.FBody));
@@ -318,8 +338,30 @@ void FnLowerer::withStmt(TSNode S, TSNode Next) {
   Regions.resize(Depth);
 }
 
+std::vector<FnRef> FnLowerer::methodsOf(VarId Obj, const char *Method) {
+  std::vector<FnRef> Refs;
+  for (engine::ClassId C : info(Obj).Cls) {
+    int Mth = P.findMethod(C, Method);
+    if (Mth < 0)
+      continue;
+    FnRef Ref;
+    Ref.Fn = Mth;
+    if (P.Functions[Mth].BoundMethod)
+      Ref.Self = Obj;
+    Refs.push_back(Ref);
+  }
+  return Refs;
+}
+
 void FnLowerer::leaveRegions(size_t Depth, engine::SrcLoc At) {
   for (size_t I = Regions.size(); I-- > Depth;) {
+    if (Regions[I].Exit != engine::NoVar) {
+      std::vector<FnRef> Exit = methodsOf(Regions[I].Exit, "__exit__");
+      std::vector<CallArg> None;
+      emitCall(engine::NoVar, Exit, None, Regions[I].Item, "__exit__").Loc =
+          At;
+      continue;
+    }
     engine::Inst &E = B.emit(Op::RegionEnd, At);
     E.Region = Regions[I].Kind;
     E.Key = Regions[I].Key;

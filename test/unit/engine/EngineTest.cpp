@@ -540,6 +540,72 @@ TEST(EngineTest, OverwrittenHolderIsTheDeath) {
   }
 }
 
+/// A capture opened and closed by callees (a `begin()` / `end()` helper, a
+/// context manager's `__enter__` / `__exit__`): the caller is inside it
+/// between the two calls (Summary::Exit), as if it had opened it itself.
+TEST(EngineTest, HelpersOpenAndCloseTheCallersCapture) {
+  for (bool AfterCapture : {false, true}) {
+    Prog Pr;
+    FnId R = Pr.fn("read_cache");
+    {
+      B Bd(Pr.P.Functions[R]);
+      VarId Cache = Bd.read("t._CACHE", L(2, 5));
+      Inst &I = Bd.FB.emit(Op::Read, L(2, 20));
+      I.Dst = Bd.FB.var();
+      I.P.Kind = PlaceRef::Element;
+      I.P.Base = Cache;
+      I.P.Key = "0";
+      I.P.Spelling = "_CACHE";
+      Bd.use(I.Dst, L(2, 20));
+      Bd.FB.finish();
+    }
+    FnId Begin = Pr.fn("begin"), End = Pr.fn("end");
+    {
+      B Bd(Pr.P.Functions[Begin]);
+      Bd.FB.emit(Op::RegionBegin, L(30, 9)).Region = RegionKind::Capture;
+      Bd.FB.finish();
+    }
+    {
+      B Bd(Pr.P.Functions[End]);
+      Bd.FB.emit(Op::RegionEnd, L(40, 9)).Region = RegionKind::Capture;
+      Bd.FB.finish();
+    }
+    FnId F = Pr.fn("capture");
+    {
+      B Bd(Pr.P.Functions[F]);
+      Bd.storeGlobal("t._WS", Bd.alloc(AllocKind::Tensor, L(4, 10)), L(4, 5));
+      Bd.call(Begin, {}, L(5, 5));
+      VarId Cache = Bd.read("t._CACHE", L(6, 5));
+      VarId W = Bd.weak(Bd.read("t._WS", L(6, 30)), L(6, 20));
+      Inst &S = Bd.FB.emit(Op::Store, L(6, 5));
+      S.P.Kind = PlaceRef::Element;
+      S.P.Base = Cache;
+      S.P.Key = "0";
+      S.P.Spelling = "_CACHE";
+      S.A = W;
+      if (AfterCapture)
+        Bd.call(End, {}, L(7, 5));
+      Bd.storeGlobal("t._WS", Bd.alloc(AllocKind::Tensor, L(8, 10)), L(8, 5));
+      Bd.call(R, {}, L(9, 5));
+      if (!AfterCapture)
+        Bd.call(End, {}, L(10, 5));
+      Bd.FB.finish();
+    }
+    EXPECT_EQ(render(analyze(Pr.P)),
+              AfterCapture ? ""
+                           : "6:20 tether-weak-ref-before-capture-end\n"
+                             "  30:9 capture begins here\n"
+                             "  6:5 the weak reference is stored in '_CACHE', "
+                             "read by other code during the capture\n"
+                             "  8:5 the last strong reference to the memory "
+                             "dies here\n"
+                             "  2:20 the weak reference is used by a later "
+                             "operation of the same capture here\n"
+                             "  40:9 capture ends here\n")
+        << (AfterCapture ? "after" : "inside");
+  }
+}
+
 /// A slot filled under a computed key says nothing of the slots a loop
 /// reads in turn: some may still hold the None a reservation stored.
 TEST(EngineTest, IterationSeesEverySlot) {
