@@ -338,6 +338,33 @@ TEST(Lower, SelfAndSuperMethodsWithInheritance) {
                         "%3 = call \"self.helper\" (%0:self, %1:x) -> m.Base.helper(%0:self, %1:x) @13:9"}));
 }
 
+// `with` over a context manager of the program's own: its __enter__ gives
+// the `as` value, its __exit__ runs at the end of the block and on a return
+// from inside it.
+TEST(Lower, WithCallsTheProgramsOwnEnterAndExit) {
+  auto L = lower(std::string(Prelude) +
+                 "class Cap:\n"
+                 "    def __enter__(self):\n"
+                 "        return self\n"
+                 "    def __exit__(self, *exc):\n"
+                 "        pass\n"
+                 "def run(x):\n"
+                 "    with Cap() as c:\n"
+                 "        if x:\n"
+                 "            return c\n"
+                 "    return x\n");
+  std::string D = L->fn("m.run");
+  EXPECT_TRUE(hasLines(D, {"%2 = call \"__enter__\" (%1) -> m.Cap.__enter__(%1) @11:10",
+                           "%3:c = copy %2 @11:19",
+                           // the block's end (the join after the `if`)
+                           "call \"__exit__\" (%1) -> m.Cap.__exit__(%1, _) @14:5",
+                           "ret %0:x @14:5",
+                           // the return from inside it
+                           "call \"__exit__\" (%1) -> m.Cap.__exit__(%1, _) @13:13",
+                           "ret %3:c @13:13"}))
+      << D;
+}
+
 TEST(Lower, KeywordArgumentsMapToTheirParameters) {
   auto L = lower(std::string(Prelude) +
                  "def kw(a, b=None, *, c=None, **rest):\n"
