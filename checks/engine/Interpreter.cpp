@@ -1378,8 +1378,6 @@ private:
     }
   }
 
-  /// Memory made while this function captures comes from the graph's pool.
-  static constexpr size_t MaxFillPlaces = 16;
   /// After a call: the capture state its callees return in (Summary::Exit),
   /// when one of them begins or ends a capture or a session and leaves it
   /// so: `cap.begin()` leaves the caller inside the capture it opened.
@@ -1412,6 +1410,8 @@ private:
     S.RegionMoved = true;
   }
 
+  /// At most this many places known empty give memory made there a fill.
+  static constexpr size_t MaxFillPlaces = 16;
   /// V's local memory is made here (or handed back by a call): from the
   /// graph's pool inside a capture, and a first fill of every place known
   /// to be empty here, until something is stored there.
@@ -1453,6 +1453,7 @@ private:
     return true;
   }
 
+  /// Memory made while this function captures comes from the graph's pool.
   void madeInCapture(State &S, const Value &V) {
     if (S.Cap.Mask != CaptureState::Inside)
       return;
