@@ -564,7 +564,10 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
                     llvm::StringRef(Head).contains("log");
     bool ClassLike = !Last.empty() && isupper((unsigned char)Last[0]);
     if (ClassLike && !NoMemory) {
-      // An object of a library class: it may keep what it is given.
+      // An object of a library class: it may keep what it is given (its
+      // arguments escape), and it holds it as long as it lives: a graph
+      // kept in a record (`self.graphs[n] = Entry(graph=graph, ...)`) is
+      // kept, as it is in a tuple or an object of the program's own.
       lowerArgs(As);
       VarId T = temp();
       engine::Inst &I = emit(Op::Call, N);
@@ -572,6 +575,15 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
       I.Name = Spelled;
       for (const CallArg &A : As)
         I.Args.push_back(A.V);
+      for (const CallArg &A : As) {
+        if (A.Splat || isLiteral(A.Value))
+          continue;
+        engine::Inst &S = emit(Op::Store, A.Whole);
+        S.A = A.V;
+        S.P.Kind = PlaceRef::Element;
+        S.P.Base = T;
+        S.P.Spelling = Spelled;
+      }
       return T;
     }
     return externalOp(As, N, Spelled, NoMemory);

@@ -300,3 +300,34 @@ def capture_yielding_size(graph, query, lengths, bs):
 # CHECK-NEXT: :[[@LINE-4]]:5: note: capture ends here
 # CHECK-NEXT: :[[@LINE-8]]:15: note: the memory is held only by the object made here, and dies with it
 # CHECK-NEXT: :[[@LINE-5]]:5: note: the last strong reference to the memory dies here
+
+
+# A graph kept in a record of a library class (vLLM's BudgetGraphMetadata,
+# as vLLM Ascend's encoder graphs keep theirs before #16794): the record
+# holds the graph, so the graph lives on; the output buffer, written by an
+# in-place copy inside the capture and kept only weakly, dies (reported).
+# The same record keeping the buffer itself keeps it (silent).
+from vllm.v1.worker.encoder_cudagraph import BudgetGraphMetadata
+from vllm_ascend.utils import weak_ref_tensors
+
+
+class EncoderGraphs:
+    def capture(self, graph, x, budget):
+        output_buffer = torch.empty_like(x)
+        with torch.npu.graph(graph):
+            y = torch.matmul(x, x)
+            output_buffer.copy_(y)
+        meta = BudgetGraphMetadata(graph=graph, output_buffer=weak_ref_tensors(output_buffer))
+        self.budget_graphs[budget] = meta
+# CHECK: :[[@LINE-3]]:13: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address
+# CHECK-NEXT: :[[@LINE-6]]:9: note: capture begins here
+# CHECK-NEXT: :[[@LINE-4]]:9: note: capture ends here
+# CHECK-NEXT: :[[@LINE-4]]:9: note: the last strong reference to the memory dies here
+
+    def capture_kept(self, graph, x, budget):
+        output_buffer = torch.empty_like(x)
+        with torch.npu.graph(graph):
+            y = torch.matmul(x, x)
+            output_buffer.copy_(y)
+        meta = BudgetGraphMetadata(graph=graph, output_buffer=output_buffer)
+        self.budget_graphs[budget] = meta
