@@ -731,6 +731,13 @@ VarId FnLowerer::weakRef(std::vector<CallArg> &As, TSNode N,
   Fix.Length = M.Layout.fileOffset(Src, ts_node_end_byte(N)) - Fix.Offset;
   Fix.Text = M.Layout.fileText(text(First->Value));
   I.Fixes.push_back(std::move(Fix));
+  // `weak_ref_tensors(torch.empty(n))`: a new tensor (a factory's, a
+  // workspace producer's) made as the argument is a temporary whose one
+  // reference ends when the conversion returns; only the weak alias is left
+  // (a named local dies at its `del`, rebinding or return). What other
+  // calls return may be a view of memory someone holds (`x.view(-1)`).
+  if (kindOf(V) == G.Call && info(First->V).Tensor)
+    emit(Op::Kill, N).A = First->V;
   return W;
 }
 

@@ -145,3 +145,28 @@ def eager_only(ctx, q, n):
         ws = torch.empty(n)
         _WORKSPACES[n] = weak_ref_tensors(ws)
         torch_npu.npu_op(q, workspace=_WORKSPACES[n])
+
+
+# A weak reference of a new tensor made as its argument (LightLLM's KDA
+# prefill wrapper: `tensor_to_no_ref_tensor(torch.empty(...))`): the
+# temporary's one reference ends when the conversion returns, and the
+# capture's later operations write memory the pool has taken back.
+def weak_temporary(x):
+    if not torch.npu.is_current_stream_capturing():
+        return x
+    out = weak_ref_tensors(torch.empty(x.shape))
+    torch_npu.npu_op(x, out=out)
+    return out
+# CHECK: :[[@LINE-3]]:11: warning: weak reference made during graph capture to memory whose last strong reference can die before the capture ends
+# CHECK-NEXT: :[[@LINE-6]]:8: note: capture begins here
+# CHECK-NEXT: :[[@LINE-5]]:11: note: the last strong reference to the memory dies here
+# CHECK-NEXT: :[[@LINE-5]]:25: note: the weak reference is used by a later operation of the same capture here
+
+
+# A view of a parameter shares memory its caller holds: silent.
+def weak_view(x):
+    if not torch.npu.is_current_stream_capturing():
+        return x
+    out = weak_ref_tensors(x.view(-1))
+    torch_npu.npu_op(x, out=out)
+    return out
