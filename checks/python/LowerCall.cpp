@@ -247,19 +247,8 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
       TakeResolved(resolve(D));
     } else {
       Recv = expr(RecvNode);
-      for (engine::ClassId C : info(Recv).Cls) {
-        int Mth = P.findMethod(C, Method);
-        if (Mth < 0)
-          continue;
-        FnRef Ref;
-        Ref.Fn = Mth;
-        const Function &Cal = P.Functions[Mth];
-        if (Types.isClassMethod(Mth))
-          Ref.SkipFirst = true;
-        else if (Cal.BoundMethod)
-          Ref.Self = Recv;
-        Refs.push_back(Ref);
-      }
+      for (FnRef &Ref : methodsOf(Recv, Method.c_str()))
+        Refs.push_back(std::move(Ref));
       // Cls.method(...) through a variable holding the class.
       for (engine::ClassId C : info(Recv).ClassObj) {
         int Mth = P.findMethod(C, Method);

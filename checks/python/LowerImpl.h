@@ -295,7 +295,8 @@ private:
     engine::VarId Exit = engine::NoVar;
     TSNode Item{};
   };
-  /// The in-tree methods Method of Obj's classes, bound to Obj.
+  /// The in-tree methods Method of Obj's classes, bound to Obj (a
+  /// classmethod to its class).
   std::vector<FnRef> methodsOf(engine::VarId Obj, const char *Method);
   std::vector<OpenRegion> Regions;
   struct Loop {

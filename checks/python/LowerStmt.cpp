@@ -346,7 +346,9 @@ std::vector<FnRef> FnLowerer::methodsOf(VarId Obj, const char *Method) {
       continue;
     FnRef Ref;
     Ref.Fn = Mth;
-    if (P.Functions[Mth].BoundMethod)
+    if (Types.isClassMethod(Mth))
+      Ref.SkipFirst = true;
+    else if (P.Functions[Mth].BoundMethod)
       Ref.Self = Obj;
     Refs.push_back(Ref);
   }
