@@ -590,6 +590,23 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
   return T;
 }
 
+std::vector<FnRef> FnLowerer::methodsOf(VarId Obj, const char *Method) {
+  std::vector<FnRef> Refs;
+  for (engine::ClassId C : info(Obj).Cls) {
+    int Mth = P.findMethod(C, Method);
+    if (Mth < 0)
+      continue;
+    FnRef Ref;
+    Ref.Fn = Mth;
+    if (Types.isClassMethod(Mth))
+      Ref.SkipFirst = true;
+    else if (P.Functions[Mth].BoundMethod)
+      Ref.Self = Obj;
+    Refs.push_back(Ref);
+  }
+  return Refs;
+}
+
 bool FnLowerer::isLiteral(TSNode Value) const {
   TSSymbol K = kindOf(stripParens(Value));
   return K == G.Integer || K == L.Float || K == G.String || K == G.True ||
@@ -605,21 +622,12 @@ VarId FnLowerer::inPlaceOp(VarId Recv, std::vector<CallArg> &As, TSNode N,
   engine::Inst &I = emit(Op::Use, N);
   I.A = Recv;
   I.Name = Spelled;
-  for (const CallArg &A : As) {
-    if (isLiteral(A.Value))
-      continue;
-    engine::Inst &U = emit(Op::Use, A.Whole);
-    U.A = A.V;
-    U.Name = Spelled;
-  }
+  useArgs(As, Spelled);
   return Recv;
 }
 
-VarId FnLowerer::externalOp(std::vector<CallArg> &As, TSNode N,
-                            const std::string &Spelled, bool NoMemory) {
-  lowerArgs(As);
-  if (NoMemory)
-    return constant(N);
+void FnLowerer::useArgs(const std::vector<CallArg> &As,
+                        const std::string &Spelled) {
   for (const CallArg &A : As) {
     if (isLiteral(A.Value))
       continue; // a literal is no memory
@@ -627,6 +635,14 @@ VarId FnLowerer::externalOp(std::vector<CallArg> &As, TSNode N,
     I.A = A.V;
     I.Name = Spelled;
   }
+}
+
+VarId FnLowerer::externalOp(std::vector<CallArg> &As, TSNode N,
+                            const std::string &Spelled, bool NoMemory) {
+  lowerArgs(As);
+  if (NoMemory)
+    return constant(N);
+  useArgs(As, Spelled);
   llvm::StringRef Last = llvm::StringRef(Spelled).rsplit('.').second;
   if (Last.empty())
     Last = Spelled;

@@ -228,6 +228,8 @@ private:
                            const std::string &Spelled, bool NoMemory);
   engine::VarId inPlaceOp(engine::VarId Recv, std::vector<CallArg> &As,
                           TSNode N, const std::string &Spelled);
+  /// A `Use` of each argument that is not a literal.
+  void useArgs(const std::vector<CallArg> &As, const std::string &Spelled);
   /// A number, string, True, False or None: no memory.
   bool isLiteral(TSNode Value) const;
   void lowerArgs(std::vector<CallArg> &As);
@@ -288,11 +290,12 @@ private:
 
   /// Open regions, innermost last: what a return or raise closes.
   struct OpenRegion {
-    engine::RegionKind Kind;
+    engine::RegionKind Kind = engine::RegionKind::Capture;
     std::string Key;
     /// `with obj:` over an object of an in-tree class: no region of the
-    /// catalog's, but obj's `__exit__` runs wherever the block is left.
-    engine::VarId Exit = engine::NoVar;
+    /// catalog's (Kind and Key unused), but obj's `__exit__` (these methods,
+    /// bound to obj) runs wherever the block is left.
+    std::vector<FnRef> Exit;
     TSNode Item{};
   };
   /// The in-tree methods Method of Obj's classes, bound to Obj (a

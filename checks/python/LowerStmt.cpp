@@ -317,10 +317,10 @@ void FnLowerer::withStmt(TSNode S, TSNode Next) {
           for (const FnRef &R : Enter)
             addClass(Bound, Types.returns(R.Fn));
         }
-        if (!methodsOf(Val, "__exit__").empty()) {
+        std::vector<FnRef> Exit = methodsOf(Val, "__exit__");
+        if (!Exit.empty()) {
           OpenRegion R;
-          R.Kind = engine::RegionKind::Capture; // unused: R.Exit is set
-          R.Exit = Val;
+          R.Exit = std::move(Exit);
           R.Item = Item;
           Regions.push_back(std::move(R));
         }
@@ -338,30 +338,13 @@ void FnLowerer::withStmt(TSNode S, TSNode Next) {
   Regions.resize(Depth);
 }
 
-std::vector<FnRef> FnLowerer::methodsOf(VarId Obj, const char *Method) {
-  std::vector<FnRef> Refs;
-  for (engine::ClassId C : info(Obj).Cls) {
-    int Mth = P.findMethod(C, Method);
-    if (Mth < 0)
-      continue;
-    FnRef Ref;
-    Ref.Fn = Mth;
-    if (Types.isClassMethod(Mth))
-      Ref.SkipFirst = true;
-    else if (P.Functions[Mth].BoundMethod)
-      Ref.Self = Obj;
-    Refs.push_back(Ref);
-  }
-  return Refs;
-}
-
 void FnLowerer::leaveRegions(size_t Depth, engine::SrcLoc At) {
   for (size_t I = Regions.size(); I-- > Depth;) {
-    if (Regions[I].Exit != engine::NoVar) {
-      std::vector<FnRef> Exit = methodsOf(Regions[I].Exit, "__exit__");
+    if (!Regions[I].Exit.empty()) {
       std::vector<CallArg> None;
-      emitCall(engine::NoVar, Exit, None, Regions[I].Item, "__exit__").Loc =
-          At;
+      emitCall(engine::NoVar, Regions[I].Exit, None, Regions[I].Item,
+               "__exit__")
+          .Loc = At;
       continue;
     }
     engine::Inst &E = B.emit(Op::RegionEnd, At);
