@@ -157,6 +157,19 @@ struct UseEffect {
            SizeChecked == O.SizeChecked && BindRegion == O.BindRegion;
   }
 };
+/// Memory the function (or a callee) made that an operation used outside
+/// any task update or capture of the function's own, and that dies before
+/// the function returns (the workspace an op allocates for itself). A
+/// caller that makes the call inside a task update binds it into the
+/// updated task, which keeps its address after it died.
+struct LocalBindEffect {
+  SrcLoc At;      ///< The operation (the innermost, through callees).
+  SrcLoc Address; ///< Where its raw address was taken, when read so.
+  SrcLoc DiesAt;  ///< Where its last strong reference dies.
+  bool operator==(const LocalBindEffect &O) const {
+    return At == O.At && Address == O.Address && DiesAt == O.DiesAt;
+  }
+};
 /// A weak-ref conversion of (a path below) a parameter, here or in a
 /// callee it is passed to.
 struct ConvertEffect {
@@ -182,6 +195,7 @@ struct Summary {
   std::vector<ClearEffect> Clears;
   std::vector<UseEffect> Uses;
   std::vector<ConvertEffect> Converts;
+  std::vector<LocalBindEffect> LocalBinds;
   MemSet Escapes; ///< Parameter memory kept alive by someone else.
   /// One conversion per parameter place and position (the first path's
   /// guard); whether E was new. Defined in SummaryJoin.cpp.
@@ -193,7 +207,8 @@ struct Summary {
   /// tests that bound a summary's size.
   size_t size() const {
     size_t N = Returns.atoms().size() + Stores.size() + Clears.size() +
-               Uses.size() + Converts.size() + Escapes.size() +
+               Uses.size() + Converts.size() + LocalBinds.size() +
+               Escapes.size() +
                ReturnsCapturePredicate + ReturnsSessionPredicate;
     for (const StoreEffect &E : Stores)
       N += E.V.atoms().size();
@@ -233,6 +248,13 @@ struct BindFact {
   /// The task reads the memory through a raw address taken here
   /// (`t.data_ptr()`), not through the tensor.
   SrcLoc Address;
+};
+/// A call inside a task update (Region) of a function whose own memory
+/// one of its operations binds and which dies before it returns.
+struct CalleeBindFact {
+  SrcLoc Via; ///< The call.
+  int32_t Region;
+  LocalBindEffect Bind;
 };
 struct PlaceUseFact {
   MemId Place;
@@ -299,6 +321,7 @@ struct FunctionFacts {
   std::vector<WeakStoreFact> WeakStores;
   std::vector<DeathFact> Deaths;
   std::vector<BindFact> Binds;
+  std::vector<CalleeBindFact> CalleeBinds;
   std::vector<PlaceUseFact> Uses;
   std::vector<DanglingFact> Danglings;
   std::vector<SlotWriteFact> SlotWrites;

@@ -458,6 +458,9 @@ private:
     if (memSetHas(S.Escaped, X) || heldByPlace(S, X))
       return;
     S.markDead(X, At);
+    if (auto It = OutsideUse.find(X);
+        It != OutsideUse.end() && !memSetHas(S.Bound, X))
+      addLocalBind(LocalBindEffect{It->second.first, It->second.second, At});
     if (Emit && Rec)
       Facts.Deaths.push_back(DeathFact{X, At, AtReturn, S.Cap,
                                        memSetHas(S.Pending, X),
@@ -600,6 +603,8 @@ private:
         use(V, I.Loc, spellingOf(V), S.Cap, S.Stream, false, R);
       if (R >= 0)
         bind(S, V, I.Loc, R);
+      else
+        useOutsideRegions(S, V, I.Loc);
       break;
     }
     case Op::Test: {
@@ -1000,6 +1005,19 @@ private:
             E.Stream >= 0 ? E.Stream : S.Stream, E.SizeChecked, R);
       if (R >= 0)
         bind(S, V, E.At, R, I.Loc);
+      else
+        useOutsideRegions(S, V, E.At);
+    }
+    // The callee's own memory its operations bound: inside this function's
+    // task update, the updated task keeps it; outside any region of this
+    // function's, this function's caller may be in one. (Inside a capture
+    // of this function's, the callee allocated from the graph's pool.)
+    int32_t Bind = bindingRegion(S);
+    for (const LocalBindEffect &E : Callee.LocalBinds) {
+      if (Bind < 0)
+        addLocalBind(E);
+      else if (Record && Cx.Regions[Bind].Kind == RegionKind::TaskUpdate)
+        Facts.CalleeBinds.push_back(CalleeBindFact{I.Loc, Bind, E});
     }
     for (MemId X : Callee.Escapes)
       for (MemId P : substPlace(X, Args))
@@ -1296,9 +1314,48 @@ private:
   void bind(State &S, const Value &V, SrcLoc At, int32_t Region,
             SrcLoc Via = SrcLoc()) {
     bool Capture = Cx.Regions[Region].Kind == RegionKind::Capture;
-    // What the operation is handed: the memory itself, the memory a raw
-    // address points at, and the memory whose addresses are stored in the
-    // objects it is handed (`launch(args)` after `args.ws = ws.data_ptr()`).
+    for (auto [X, AddressAt] : handed(S, V)) {
+      Atom A = Atom::mem(X);
+      // Device memory only: a list of arguments or an object of the
+      // caller's is no address a task keeps.
+      if (!isLocalMemory(A.M) || !Cx.Allocs[M.key(A.M).A].Device)
+        continue;
+      // A capture binds only memory from outside the graph's pool: what
+      // the capture allocated is the pool's.
+      if (Capture && memSetHas(S.InPool, A.M))
+        continue;
+      memSetAdd(S.Bound, A.M);
+      memSetAdd(Watched, A.M);
+      if (Emit && Rec)
+        Facts.Binds.push_back(BindFact{A.M, At, Region, Via, AddressAt});
+    }
+  }
+
+  /// An operation outside any task update or capture of this function's
+  /// own uses V: the caller may make the call inside a task update, which
+  /// binds the device memory this function made (its deaths are watched,
+  /// and one before the return is a LocalBindEffect).
+  void useOutsideRegions(State &S, const Value &V, SrcLoc At) {
+    for (auto [X, AddressAt] : handed(S, V)) {
+      if (!isLocalMemory(X) || !Cx.Allocs[M.key(X).A].Device ||
+          memSetHas(S.InPool, X))
+        continue;
+      memSetAdd(Watched, X);
+      OutsideUse.try_emplace(X, At, AddressAt);
+    }
+  }
+
+  void addLocalBind(const LocalBindEffect &E) {
+    if (Emit && !llvm::is_contained(Sum.LocalBinds, E))
+      Sum.LocalBinds.push_back(E);
+  }
+
+  /// What an operation handed V reads, once each: the memory itself, the
+  /// memory a raw address points at (with where the address was taken),
+  /// and the memory whose addresses are stored in the objects it is handed
+  /// (`launch(args)` after `args.ws = ws.data_ptr()`).
+  llvm::SmallVector<std::pair<MemId, SrcLoc>, 4> handed(const State &S,
+                                                         const Value &V) {
     llvm::SmallVector<std::pair<MemId, SrcLoc>, 4> Handed;
     llvm::SmallVector<MemId, 4> Objects; // whose places are handed too
     for (const Atom &A : V) {
@@ -1316,7 +1373,7 @@ private:
     for (size_t I = 0; I < Objects.size() && I < 16; ++I) {
       MemId Obj = Objects[I];
       for (const State::Address &Ad : S.Addressed)
-        if (below(Ad.Place, Obj))
+        if (within(Ad.Place, Obj))
           Handed.push_back({Ad.Memory, Cx.Convs[Ad.Conv].At});
       for (const auto &[P, Y] : S.Held)
         if (within(P, Obj)) {
@@ -1326,26 +1383,12 @@ private:
             Objects.push_back(Y);
         }
     }
-    for (size_t K = 0; K < Handed.size(); ++K) {
-      auto [X, AddressAt] = Handed[K];
-      // Handed twice (read here and held here): bound once.
-      if (std::any_of(Handed.begin(), Handed.begin() + K,
-                      [&](const auto &H) { return H.first == X; }))
-        continue;
-      Atom A = Atom::mem(X);
-      // Device memory only: a list of arguments or an object of the
-      // caller's is no address a task keeps.
-      if (!isLocalMemory(A.M) || !Cx.Allocs[M.key(A.M).A].Device)
-        continue;
-      // A capture binds only memory from outside the graph's pool: what
-      // the capture allocated is the pool's.
-      if (Capture && memSetHas(S.InPool, A.M))
-        continue;
-      memSetAdd(S.Bound, A.M);
-      memSetAdd(Watched, A.M);
-      if (Emit && Rec)
-        Facts.Binds.push_back(BindFact{A.M, At, Region, Via, AddressAt});
-    }
+    // Handed twice (read here and held here): once, as first handed.
+    llvm::SmallVector<std::pair<MemId, SrcLoc>, 4> Once;
+    for (const auto &H : Handed)
+      if (llvm::none_of(Once, [&](const auto &O) { return O.first == H.first; }))
+        Once.push_back(H);
+    return Once;
   }
 
   /// The region whose tasks an operation here records: the open task
@@ -1516,6 +1559,10 @@ private:
   /// with each block's position in it.
   std::vector<uint32_t> Rpo, Order, Position;
   MemSet Watched, SizeChecked;
+  /// Local device memory an operation outside this function's own regions
+  /// used: the first such operation, and where the address it read was
+  /// taken (useOutsideRegions).
+  llvm::DenseMap<MemId, std::pair<SrcLoc, SrcLoc>> OutsideUse;
   /// The effects of Sum by hash (addEffect), per effect list.
   llvm::DenseMap<std::pair<const void *, uint64_t>,
                  llvm::SmallVector<uint32_t, 1>>

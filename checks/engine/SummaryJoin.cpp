@@ -2,6 +2,7 @@
 #include "engine/SummaryJoin.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
 #include <algorithm>
 
 namespace tether::engine {
@@ -92,7 +93,8 @@ bool Summary::operator==(const Summary &O) const {
          std::equal(Uses.begin(), Uses.end(), O.Uses.begin(), O.Uses.end(),
                     SameValued) &&
          std::equal(Converts.begin(), Converts.end(), O.Converts.begin(),
-                    O.Converts.end(), SameConverts);
+                    O.Converts.end(), SameConverts) &&
+         LocalBinds == O.LocalBinds;
 }
 
 bool joinSummary(Summary &Into, Summary &&New, const MemTable &M,
@@ -117,6 +119,11 @@ bool joinSummary(Summary &Into, Summary &&New, const MemTable &M,
   Grew |= joinEffects(Into.Uses, std::move(New.Uses), M, Shallow);
   for (const ConvertEffect &E : New.Converts)
     Grew |= Into.addConvert(E);
+  for (const LocalBindEffect &E : New.LocalBinds)
+    if (!llvm::is_contained(Into.LocalBinds, E)) {
+      Into.LocalBinds.push_back(E);
+      Grew = true;
+    }
   for (MemId Esc : New.Escapes)
     if (!memSetHas(Into.Escapes, Esc)) {
       memSetAdd(Into.Escapes, Esc);

@@ -598,6 +598,8 @@ void FunctionLowering::externalCall(const CallExpr *E, const FunctionDecl *FD,
     UseOf(Obj);
   for (const Expr *A : Args)
     UseOf(A);
+  for (const Expr *A : Args)
+    handedClosure(E, A);
   if (FD->getReturnType()->isReferenceType()) {
     // An in-place op returns its receiver (`t.copy_(x)`).
     if (Obj && holdsTensor(Obj->getType()) && isTensorType(E->getType()))
@@ -654,6 +656,37 @@ void FunctionLowering::externalCall(const CallExpr *E, const FunctionDecl *FD,
   I.Link = std::move(Link);
   I.Args = std::move(Values);
   I.ArgLocs = std::move(Locs);
+}
+
+void FunctionLowering::handedClosure(const CallExpr *E, const Expr *A) {
+  // Through the temporaries and the converting constructor of a callable
+  // parameter (`SetCustomHandler(std::function<int()>)` handed a lambda).
+  for (int Depth = 0; Depth < 4; ++Depth) {
+    A = A->IgnoreImplicit()->IgnoreParens();
+    const auto *C = dyn_cast<CXXConstructExpr>(A);
+    if (!C || C->getNumArgs() != 1)
+      break;
+    A = C->getArg(0);
+  }
+  const CXXRecordDecl *RD =
+      A->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->isLambda())
+    return;
+  const CXXMethodDecl *CallOp = RD->getLambdaCallOperator();
+  engine::FnId Fn = CallOp ? TU.fnOf(CallOp) : -1;
+  if (Fn < 0)
+    return;
+  VarId Closure = value(A);
+  engine::Inst &I = emit(Op::Call, E->getBeginLoc());
+  I.Name = "lambda";
+  I.Args.push_back(Closure);
+  I.ArgLocs.push_back(TU.loc(A->getExprLoc()));
+  engine::CallTarget CT;
+  CT.Fn = Fn;
+  CT.Args.push_back(Closure); // the receiver; its parameters are unknown
+  for (unsigned P = 0; P < CallOp->getNumParams(); ++P)
+    CT.Args.push_back(NoVar);
+  I.Targets.push_back(std::move(CT));
 }
 
 void FunctionLowering::unknownCall(const CallExpr *E,

@@ -152,6 +152,10 @@ private:
   void externalCall(const clang::CallExpr *E, const clang::FunctionDecl *FD,
                     const clang::Expr *Obj,
                     llvm::ArrayRef<const clang::Expr *> Args);
+  /// A lambda of this TU that A hands to library code (directly, or as
+  /// the std::function a parameter converts it to) may run there: its body
+  /// is called at the call, on what the closure captured.
+  void handedClosure(const clang::CallExpr *E, const clang::Expr *A);
   void unknownCall(const clang::CallExpr *E,
                    llvm::ArrayRef<const clang::Expr *> Args);
   std::optional<VarId> blobConversion(const clang::CallExpr *E,

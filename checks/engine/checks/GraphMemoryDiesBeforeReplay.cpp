@@ -73,6 +73,27 @@ void checkGraphMemoryDiesBeforeReplay(const Query &Q,
       Fi.Notes.push_back(Note{Cx.loc(D.At), msg::LastStrongRefDies});
       Out.push_back(std::move(Fi));
     }
+    // A helper called inside the update made the memory, bound it and let
+    // it die before returning (an op that allocates its own workspace).
+    for (const CalleeBindFact &C : Fa.CalleeBinds) {
+      if (C.Region < 0 || size_t(C.Region) >= Cx.Regions.size() ||
+          !Seen.insert(C.Via).second)
+        continue;
+      const RegionInfo &R = Cx.Regions[C.Region];
+      Finding Fi;
+      Fi.Check = msg::GraphMemoryDiesBeforeReplay;
+      Fi.Loc = Cx.loc(C.Via);
+      Fi.Message = msg::GraphMemoryDiesBeforeReplayWarning;
+      Fi.Notes.push_back(Note{Cx.loc(R.Begin), msg::TaskUpdateBeginsHere});
+      if (C.Bind.Address.valid())
+        Fi.Notes.push_back(
+            Note{Cx.loc(C.Bind.Address), msg::RawAddressTakenHere});
+      Fi.Notes.push_back(Note{Cx.loc(C.Bind.At), msg::BoundIntoUpdatedTask});
+      if (R.End.valid())
+        Fi.Notes.push_back(Note{Cx.loc(R.End), msg::TaskUpdateEndsHere});
+      Fi.Notes.push_back(Note{Cx.loc(C.Bind.DiesAt), msg::LastStrongRefDies});
+      Out.push_back(std::move(Fi));
+    }
   }
 }
 

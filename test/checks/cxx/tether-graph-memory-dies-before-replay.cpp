@@ -268,3 +268,84 @@ void capture_keeping_object(c10_npu::NPUGraph *graph, const at::Tensor &q,
   graph->capture_end();
   g_entries.emplace(n, SeqlensEntry{graph, std::move(seqlens)});
 }
+
+//===--- an op that allocates its own workspace, called in the update -----===//
+// torch_npu's EXEC_NPU_CMD, as xllm's AclGraph::update_graph_tasks meets it:
+// the op allocates the aclnn workspace, hands its address to the launch
+// lambda and lets it die at its return; the updated task keeps the address.
+void launch_aclnn(void *workspace, uint64_t size);
+#define EXEC_WITH_OWN_WORKSPACE(size)                                          \
+  do {                                                                         \
+    at::Tensor workspace_tensor;                                               \
+    void *workspace_addr = nullptr;                                            \
+    if (size != 0) {                                                           \
+      workspace_tensor = at::empty({static_cast<int64_t>(size)});              \
+      workspace_addr = workspace_tensor.data_ptr();                            \
+    }                                                                          \
+    auto acl_call = [=]() -> int {                                             \
+      launch_aclnn(workspace_addr, size);                                      \
+      return 0;                                                                \
+    };                                                                         \
+    at_npu::native::OpCommand cmd;                                             \
+    cmd.Name("aclnnCausalConv1d");                                             \
+    cmd.SetCustomHandler(acl_call);                                            \
+    cmd.Run();                                                                 \
+  } while (false)
+
+void causal_conv1d(uint64_t workspace_size) {
+  EXEC_WITH_OWN_WORKSPACE(workspace_size);
+}
+void causal_conv1d_layer(uint64_t workspace_size) {
+  causal_conv1d(workspace_size);
+}
+
+void update_conv_tasks(aclrtStream stream, const std::vector<void *> &handles,
+                       uint64_t workspace_size) {
+  for (void *handle : handles) {
+    aclmdlRICaptureTaskUpdateBegin(stream, handle);
+    causal_conv1d(workspace_size);
+    aclmdlRICaptureTaskUpdateEnd(stream);
+  }
+}
+// CHECK: :[[@LINE-4]]:5: warning: memory bound into a graph task by a task update can die before the graph's next replay; the updated task keeps its address [tether-graph-memory-dies-before-replay]
+// CHECK: :[[@LINE-6]]:5: note: task update begins here
+// CHECK: :[[@LINE-16]]:3: note: the task is handed a raw address of the memory, taken here; an address does not keep the memory alive
+// CHECK: :[[@LINE-17]]:3: note: the memory is bound into the updated task here
+// CHECK: :[[@LINE-7]]:5: note: task update ends here
+// CHECK: :[[@LINE-19]]:3: note: the last strong reference to the memory dies here
+
+// Through a layer that calls the op: the same story, at the layer's call.
+void update_conv_layers(aclrtStream stream, const std::vector<void *> &handles,
+                        uint64_t workspace_size) {
+  for (void *handle : handles) {
+    aclmdlRICaptureTaskUpdateBegin(stream, handle);
+    causal_conv1d_layer(workspace_size);
+    aclmdlRICaptureTaskUpdateEnd(stream);
+  }
+}
+// CHECK: :[[@LINE-4]]:5: warning: memory bound into a graph task by a task update can die before the graph's next replay; the updated task keeps its address [tether-graph-memory-dies-before-replay]
+// CHECK: :[[@LINE-6]]:5: note: task update begins here
+// CHECK: :[[@LINE-32]]:3: note: the task is handed a raw address of the memory, taken here; an address does not keep the memory alive
+// CHECK: :[[@LINE-33]]:3: note: the memory is bound into the updated task here
+// CHECK: :[[@LINE-7]]:5: note: task update ends here
+// CHECK: :[[@LINE-35]]:3: note: the last strong reference to the memory dies here
+
+//===--- negative: the op keeps its workspace in a cache that outlives it --===//
+static std::unordered_map<uint64_t, at::Tensor> g_op_workspaces;
+void causal_conv1d_cached(uint64_t workspace_size) {
+  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_size)});
+  g_op_workspaces[workspace_size] = workspace;
+  launch_aclnn(workspace.data_ptr(), workspace_size);
+}
+void update_conv_tasks_cached(aclrtStream stream,
+                              const std::vector<void *> &handles,
+                              uint64_t workspace_size) {
+  for (void *handle : handles) {
+    aclmdlRICaptureTaskUpdateBegin(stream, handle);
+    causal_conv1d_cached(workspace_size);
+    aclmdlRICaptureTaskUpdateEnd(stream);
+  }
+}
+
+//===--- negative: the op called outside any task update ------------------===//
+void eager_conv(uint64_t workspace_size) { causal_conv1d(workspace_size); }

@@ -331,3 +331,48 @@ class EncoderGraphs:
             output_buffer.copy_(y)
         meta = BudgetGraphMetadata(graph=graph, output_buffer=output_buffer)
         self.budget_graphs[budget] = meta
+
+
+# An op wrapper that allocates its own workspace, called inside a task
+# update through a layer: the workspace dies when the wrapper returns, while
+# the updated task keeps it (reported at the layer's call). A wrapper that
+# keeps its workspace in a module cache, and one called eagerly, are silent.
+def paged_attention_own_workspace(query, num_tokens):
+    workspace = torch.empty(num_tokens, dtype=torch.uint8)
+    torch_npu._npu_paged_attention(query, workspace)
+
+
+def attention_layer(query, num_tokens):
+    paged_attention_own_workspace(query, num_tokens)
+
+
+def update_through_layers(update_stream, handles, query, num_tokens):
+    for handle in handles:
+        torch.npu.graph_task_update_begin(update_stream, handle)
+        attention_layer(query, num_tokens)
+        torch.npu.graph_task_update_end(update_stream)
+# CHECK: :[[@LINE-2]]:9: warning: memory bound into a graph task by a task update can die before the graph's next replay; the updated task keeps its address
+# CHECK-NEXT: :[[@LINE-4]]:9: note: task update begins here
+# CHECK-NEXT: :[[@LINE-14]]:43: note: the memory is bound into the updated task here
+# CHECK-NEXT: :[[@LINE-4]]:9: note: task update ends here
+# CHECK-NEXT: :[[@LINE-16]]:5: note: the last strong reference to the memory dies here
+
+
+_op_workspaces = {}
+
+
+def paged_attention_cached_workspace(query, num_tokens):
+    workspace = torch.empty(num_tokens, dtype=torch.uint8)
+    _op_workspaces[num_tokens] = workspace
+    torch_npu._npu_paged_attention(query, workspace)
+
+
+def update_with_cached_workspace(update_stream, handles, query, num_tokens):
+    for handle in handles:
+        torch.npu.graph_task_update_begin(update_stream, handle)
+        paged_attention_cached_workspace(query, num_tokens)
+        torch.npu.graph_task_update_end(update_stream)
+
+
+def eager_attention(query, num_tokens):
+    attention_layer(query, num_tokens)

@@ -722,6 +722,56 @@ TEST(EngineTest, TaskUpdateBindsWhatItUses) {
   }
 }
 
+/// An op that allocates its own workspace, called (through a layer) inside
+/// a task update: the workspace dies at the op's return while the updated
+/// task keeps it. Reported at the layer's call in the update, not when the
+/// op keeps the workspace in a place, is called outside any update, or
+/// inside its caller's capture (the graph's pool).
+TEST(EngineTest, OpsBindTheirOwnMemoryInTheCallersUpdate) {
+  enum Caller { Update, Eager, Capture };
+  for (bool Kept : {false, true})
+    for (Caller C : {Update, Eager, Capture}) {
+      Prog Pr;
+      FnId Op = Pr.fn("op");
+      {
+        B Bd(Pr.P.Functions[Op]);
+        VarId Ws = Bd.alloc(AllocKind::Tensor, L(2, 10), "ws");
+        if (Kept)
+          Bd.storeGlobal("t._OP_WS", Ws, L(3, 5));
+        Bd.use(Ws, L(4, 20));
+        Bd.FB.ret(NoVar, L(5, 1));
+      }
+      FnId Layer = Pr.fn("layer");
+      {
+        B Bd(Pr.P.Functions[Layer]);
+        Bd.call(Op, {}, L(10, 5));
+        Bd.FB.ret(NoVar, L(11, 1));
+      }
+      FnId F = Pr.fn("update");
+      {
+        B Bd(Pr.P.Functions[F]);
+        RegionKind K =
+            C == Capture ? RegionKind::Capture : RegionKind::TaskUpdate;
+        if (C != Eager)
+          Bd.FB.emit(Op::RegionBegin, L(20, 5)).Region = K;
+        Bd.call(Layer, {}, L(21, 5));
+        if (C != Eager)
+          Bd.FB.emit(Op::RegionEnd, L(22, 5)).Region = K;
+        Bd.FB.ret(NoVar, L(23, 1));
+      }
+      EXPECT_EQ(render(analyze(Pr.P)),
+                Kept || C != Update
+                    ? ""
+                    : "21:5 tether-graph-memory-dies-before-replay\n"
+                      "  20:5 task update begins here\n"
+                      "  4:20 the memory is bound into the updated task here\n"
+                      "  22:5 task update ends here\n"
+                      "  5:1 the last strong reference to the memory dies "
+                      "here\n")
+          << (Kept ? "kept " : "local ") << int(C);
+    }
+}
+
 /// A raw address (`args.workspace = ws.data_ptr()`) owns nothing: the
 /// object of arguments a task is handed hands it the memory, which must be
 /// held strongly elsewhere. Stored during a capture, an address is no weak

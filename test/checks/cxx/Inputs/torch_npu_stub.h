@@ -115,6 +115,13 @@ at::Tensor npu_fused_infer_attention_score(const at::Tensor &q,
                                            const at::Tensor &v,
                                            const at::Tensor &workspace);
 int64_t npu_fused_infer_attention_score_get_max_workspace(const at::Tensor &q);
+// The op command aclnn ops are queued with (EXEC_NPU_CMD): the handler is
+// the launch, run when the command runs.
+struct OpCommand {
+  OpCommand &Name(const char *name);
+  OpCommand &SetCustomHandler(std::function<int()> handler);
+  void Run();
+};
 } // namespace at_npu::native
 
 // Events, capture guards and workspace helpers (capture-lifetime checks).
