@@ -106,6 +106,11 @@ static Catalog makeDefaults() {
       // C++: a capture status compared with CaptureStatus::None / Active.
       "currentStreamCaptureStatus",
       "currentStreamCaptureStatusMayInitCtx",
+      // The runtimes' own, through an out-parameter compared with
+      // cudaStreamCaptureStatusActive / ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE.
+      "cudaStreamIsCapturing",
+      "hipStreamIsCapturing",
+      "aclmdlRICaptureGetInfo",
       "transformer_engine.pytorch.graph.is_graph_capturing",
       "megatron.core.transformer.cuda_graphs.is_graph_capturing",
   };

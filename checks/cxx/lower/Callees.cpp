@@ -288,6 +288,24 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
     I.Name = FD->getNameAsString();
     if (SessionTest)
       I.Test = engine::TestKind::SessionPredicate;
+    // A runtime's predicate answers through an out-parameter and returns
+    // an error code (`cudaStreamIsCapturing(stream, &status)`,
+    // `aclmdlRICaptureGetInfo(stream, &status, &ri)`): the status local
+    // holds the truth value, the result is none.
+    for (const Expr *A : E->arguments()) {
+      const auto *U = dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts());
+      const auto *DRE = U && U->getOpcode() == UO_AddrOf
+                            ? dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParens())
+                            : nullptr;
+      const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      auto It = V && V->getType()->isEnumeralType() ? Vars.find(V) : Vars.end();
+      if (It == Vars.end())
+        continue;
+      engine::Inst &C = emit(Op::Copy, E->getBeginLoc());
+      C.Dst = It->second;
+      C.A = T;
+      return true;
+    }
     set(E, T, true);
     return true;
   }

@@ -424,8 +424,12 @@ void FunctionLowering::declRef(const DeclRefExpr *E) {
       Vals[E].V = NoVar; // read again at this use
       return;
     }
+    // A local may hold a truth value: a bool, or a capture status kept as
+    // its enum or cast to a number (`auto st = currentStreamCaptureStatus();
+    // if (st == CaptureStatus::None)`); the engine knows whether it does.
     if (auto It = Vars.find(V); It != Vars.end())
-      return set(E, It->second, V->getType()->isBooleanType());
+      return set(E, It->second,
+                 V->getType()->isIntegralOrEnumerationType());
     // A local of the enclosing function inside a lambda: a member of the
     // closure object.
     if (inLambda() && This != NoVar) {
@@ -671,10 +675,13 @@ void FunctionLowering::compare(const Expr *E, const Expr *L, const Expr *R,
     VarId V = XV->V;
     // A truth value compared with a constant: `count(k) == 0`, a capture
     // status `!= CaptureStatus::None` / `== CaptureStatus::Active`.
+    // The enumerators of torch's CaptureStatus, CUDA's and HIP's
+    // cudaStreamCaptureStatusNone/Active, ACL's ..._CAPTURE_STATUS_NONE/ACTIVE.
     if (const EnumConstantDecl *EC = enumerator(Y); EC && EC->getIdentifier()) {
-      if (EC->getName() == "None")
+      std::string Name = EC->getName().lower();
+      if (llvm::StringRef(Name).ends_with("none"))
         return Negated(V, Equal);
-      if (EC->getName() == "Active")
+      if (llvm::StringRef(Name).ends_with("active"))
         return Negated(V, !Equal);
       return;
     }

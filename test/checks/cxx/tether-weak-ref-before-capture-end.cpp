@@ -8,10 +8,11 @@
 // RUN: cp %s %t-a.cpp && cp %s %t-b.cpp
 // RUN: %clang_tidy --checks='-*,tether-weak-ref-before-capture-end,tether-double-weak-ref,tether-workspace-shared-across-layers' \
 // RUN:   %t-a.cpp %t-b.cpp -- -std=c++17 -isystem %S/Inputs 2>/dev/null | FileCheck --check-prefix=TWO %s
-// TWO-COUNT-10: -a.cpp:{{[0-9]+}}:{{[0-9]+}}: warning: weak reference made during graph capture
-// TWO-COUNT-10: -b.cpp:{{[0-9]+}}:{{[0-9]+}}: warning: weak reference made during graph capture
+// TWO-COUNT-13: -a.cpp:{{[0-9]+}}:{{[0-9]+}}: warning: weak reference made during graph capture
+// TWO-COUNT-13: -b.cpp:{{[0-9]+}}:{{[0-9]+}}: warning: weak reference made during graph capture
 // TWO-NOT: warning:
 
+#include "cuda_runtime_stub.h"
 #include "torch_npu_stub.h"
 
 at::Tensor weak_ref_tensor(const at::Tensor &t);
@@ -397,6 +398,79 @@ void attn_reused_flag(const at::Tensor &q, int64_t n) {
     g_reused_flag_ws[n] = weak_ref_tensor(ws);
   }
   npu_paged_attention(q, g_reused_flag_ws[n]);
+}
+
+// The capture status kept as it is, or as a number, and compared later (as
+// op-plugin's uniform_ and its ATB command runner do); the runtime's own
+// predicate answering through an out-parameter (vLLM's custom all-reduce).
+static std::map<int64_t, at::Tensor> g_status_local_ws;
+void attn_status_local(const at::Tensor &q, int64_t n) {
+  auto status = at::cuda::currentStreamCaptureStatus();
+  if (status == at::cuda::CaptureStatus::None)
+    return;
+  at::Tensor ws = at::empty({n});
+  g_status_local_ws[n] = weak_ref_tensor(ws);
+  npu_paged_attention(q, g_status_local_ws[n]);
+}
+// CHECK: :[[@LINE-3]]:26: warning: weak reference made during graph capture
+// CHECK: :[[@LINE-7]]:7: note: capture begins here
+// CHECK: :[[@LINE-5]]:3: note: the weak reference is stored in 'g_status_local_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-4]]:1: note: the last strong reference to the memory dies here
+// CHECK: :[[@LINE-6]]:26: note: the weak reference is used by a later operation of the same capture here
+
+static std::map<int64_t, at::Tensor> g_status_number_ws;
+void attn_status_number(const at::Tensor &q, int64_t n) {
+  const auto capturing =
+      static_cast<int>(at::cuda::currentStreamCaptureStatus());
+  if (capturing) {
+    at::Tensor ws = at::empty({n});
+    g_status_number_ws[n] = weak_ref_tensor(ws);
+  }
+  npu_paged_attention(q, g_status_number_ws[n]);
+}
+// CHECK: :[[@LINE-4]]:29: warning: weak reference made during graph capture
+// CHECK: :[[@LINE-7]]:7: note: capture begins here
+// CHECK: :[[@LINE-6]]:5: note: the weak reference is stored in 'g_status_number_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-6]]:3: note: the last strong reference to the memory dies here
+// CHECK: :[[@LINE-6]]:26: note: the weak reference is used by a later operation of the same capture here
+
+static std::map<int64_t, at::Tensor> g_runtime_status_ws;
+void attn_runtime_status(const at::Tensor &q, int64_t n, cudaStream_t stream) {
+  cudaStreamCaptureStatus status;
+  cudaStreamIsCapturing(stream, &status);
+  if (status == cudaStreamCaptureStatusActive) {
+    at::Tensor ws = at::empty({n});
+    g_runtime_status_ws[n] = weak_ref_tensor(ws);
+  }
+  npu_paged_attention(q, g_runtime_status_ws[n]);
+}
+// CHECK: :[[@LINE-4]]:30: warning: weak reference made during graph capture
+// CHECK: :[[@LINE-7]]:7: note: capture begins here
+// CHECK: :[[@LINE-6]]:5: note: the weak reference is stored in 'g_runtime_status_ws[]', read by other code during the capture
+// CHECK: :[[@LINE-6]]:3: note: the last strong reference to the memory dies here
+// CHECK: :[[@LINE-6]]:26: note: the weak reference is used by a later operation of the same capture here
+
+// Negative twins: the runtime's status on the not-capturing side, and its
+// error code (not the status) tested.
+static std::map<int64_t, at::Tensor> g_runtime_eager_ws;
+void attn_runtime_eager(const at::Tensor &q, int64_t n, cudaStream_t stream) {
+  cudaStreamCaptureStatus status;
+  cudaStreamIsCapturing(stream, &status);
+  if (status == cudaStreamCaptureStatusNone) {
+    at::Tensor ws = at::empty({n});
+    g_runtime_eager_ws[n] = weak_ref_tensor(ws);
+  }
+  npu_paged_attention(q, g_runtime_eager_ws[n]);
+}
+
+static std::map<int64_t, at::Tensor> g_runtime_error_ws;
+void attn_runtime_error(const at::Tensor &q, int64_t n, cudaStream_t stream) {
+  cudaStreamCaptureStatus status;
+  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
+    at::Tensor ws = at::empty({n});
+    g_runtime_error_ws[n] = weak_ref_tensor(ws);
+  }
+  npu_paged_attention(q, g_runtime_error_ws[n]);
 }
 
 // A cache of structs read through a structured binding: `ws` names the

@@ -29,3 +29,12 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec,
                                              cudaGraphNode_t node,
                                              const cudaKernelNodeParams *params);
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
+
+// The runtime's capture predicate, answering through an out-parameter.
+enum cudaStreamCaptureStatus {
+  cudaStreamCaptureStatusNone = 0,
+  cudaStreamCaptureStatusActive = 1,
+  cudaStreamCaptureStatusInvalidated = 2
+};
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
+                                  cudaStreamCaptureStatus *status);
