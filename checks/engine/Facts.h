@@ -263,6 +263,9 @@ struct PlaceUseFact {
   CaptureState C;
   int32_t Stream;
   bool SizeChecked;
+  /// An operation of a task update: the updated task is bound to what the
+  /// place holds now, not to what it held when the graph was captured.
+  bool InUpdate = false;
 };
 struct DanglingFact {
   uint32_t Conv;

@@ -1304,7 +1304,9 @@ private:
       if (!P || M.key(*P).Root == RootKind::Alloc)
         continue;
       Facts.Uses.push_back(PlaceUseFact{
-          *P, At, Sp, C, Stream, Checked || memSetHas(SizeChecked, A.M)});
+          *P, At, Sp, C, Stream, Checked || memSetHas(SizeChecked, A.M),
+          BindRegion >= 0 &&
+              Cx.Regions[BindRegion].Kind == RegionKind::TaskUpdate});
     }
   }
 

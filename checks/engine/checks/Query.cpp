@@ -241,6 +241,18 @@ const Query::UseRef *Query::findUse(MemId Place, bool NeedUnchecked, FnId Near,
   return Any;
 }
 
+bool Query::reboundByUpdate(MemId Place) const {
+  // The slot itself, read by the update: not a place that holds what the
+  // slot held once (a task's captured arguments kept in a list alias the
+  // slot, but the update binds those, the old workspace among them).
+  MemId Slot = Cx.Mem.wildcard(Place);
+  for (const FunctionFacts &Fa : Cx.Facts)
+    for (const PlaceUseFact &U : Fa.Uses)
+      if (U.InUpdate && Cx.Mem.wildcard(U.Place) == Slot)
+        return true;
+  return false;
+}
+
 const Query::UseRef *Query::findSessionUse(MemId Place, int32_t Session,
                                            FnId Near) const {
   const UseRef *Any = nullptr;

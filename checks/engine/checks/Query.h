@@ -96,6 +96,9 @@ public:
   /// next layer's call.
   const UseRef *findUse(MemId Place, bool NeedUnchecked, FnId Near,
                         bool NeedShared = false) const;
+  /// Whether an operation of a task update reads Place: the program binds
+  /// its updated tasks to what the slot holds at each update.
+  bool reboundByUpdate(MemId Place) const;
   /// An in-capture use of Place by a capture of session Session (-1:
   /// any session), preferring one in function Near.
   const UseRef *findSessionUse(MemId Place, int32_t Session, FnId Near) const;

@@ -3,7 +3,8 @@
 // A workspace place every layer reads during capture (a global, or below
 // one) is unsafe when, during the capture,
 //  - it is replaced or cleared while an earlier layer's task points at the
-//    old workspace;
+//    old workspace (unless a task update binds the tasks again to what the
+//    slot holds before each replay);
 //  - it is first filled with a size computed from one layer's arguments
 //    and read by others without a size check;
 //  - layers use it on different streams with nothing ordering them.
@@ -46,7 +47,10 @@ void slotWrites(const Query &Q, std::vector<Finding> &Out) {
       Fi.Loc = Cx.loc(S.At);
       if (S.Kind == SlotWriteFact::Replace || S.Kind == SlotWriteFact::Clear) {
         const Query::UseRef *Use = Q.findUse(S.Place, false, F, true);
-        if (!Use)
+        // Tasks that a task update binds again to the slot's current value
+        // before every replay (vLLM Ascend's keep-the-largest workspace,
+        // re-bound by update_graph_params) no longer hold the old one.
+        if (!Use || Q.reboundByUpdate(S.Place))
           continue;
         Fi.Message = fill(msg::WorkspaceReplacedWarning, S.Spelling);
         Q.openingNotes(F, S.C, Fi.Notes);
