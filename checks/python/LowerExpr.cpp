@@ -292,22 +292,26 @@ VarId FnLowerer::attribute(TSNode N) {
       }
       if (R.Kind == Resolved::Module)
         return constant(N);
-      // `Cls.attr`: a class-level static.
+      auto Predicate = [&] {
+        VarId T = temp();
+        engine::Inst &I = emit(Op::Test, N);
+        I.Dst = T;
+        I.Test = engine::TestKind::CapturePredicate;
+        I.Name = D;
+        info(T).Truth = true;
+        return T;
+      };
+      // `Cls.attr`: a class-level static; a capture flag kept on the class
+      // (LMDeploy's `AscendGraphRunner.capturing`) is the predicate.
       std::string Owner = D.substr(0, D.rfind('.'));
       if (resolve(Owner).Kind == Resolved::Class)
-        return globalRead(R.Qual, N);
+        return Cat.CapturePredicates.matches(D) ? Predicate()
+                                                : globalRead(R.Qual, N);
       // An attribute of a module-level object goes through the object;
       // anything else external (torch.float16) is no memory of ours.
       if (!throughGlobal(D)) {
-        if (Cat.CapturePredicates.matches(D) || Cat.CapturePredicates.matches(R.Qual)) {
-          VarId T = temp();
-          engine::Inst &I = emit(Op::Test, N);
-          I.Dst = T;
-          I.Test = engine::TestKind::CapturePredicate;
-          I.Name = D;
-          info(T).Truth = true;
-          return T;
-        }
+        if (Cat.CapturePredicates.matches(D) || Cat.CapturePredicates.matches(R.Qual))
+          return Predicate();
         return constant(N);
       }
     }

@@ -1,7 +1,8 @@
 # Capture predicates read off a call's result put the code in capture, in the
 # guarded and in the early-return forms, also when read by getattr (with a
 # default, as code that runs outside vLLM's forward context writes it),
-# first stored in a local, or wrapped in bool(); the same code with no
+# first stored in a local, wrapped in bool(), or kept on a class and read
+# through the class's name; the same code with no
 # predicate, or with getattr of another attribute, is not in capture.
 # RUN: not %tether check %s | FileCheck %s --implicit-check-not=warning:
 import torch
@@ -150,5 +151,40 @@ class BoolOfOtherValueLayer:
             if ws is None or ws.numel() < q.numel():
                 ws = torch.empty(q.numel(), device=q.device)
                 _BOOL_OTHER_WORKSPACES[q.device] = ws
+            torch_npu.npu_op(q, workspace=ws, out=out)
+        return out
+
+
+# A capture flag kept on a class and read through the class's name (LMDeploy's
+# and dlinfer's `AscendGraphRunner.capturing`, set around the capture).
+_CLASS_FLAG_WORKSPACES = {}
+
+
+class ClassFlagRunner:
+    capturing = False
+
+
+class ClassFlagLayer:
+    def forward(self, q, out):
+        if ClassFlagRunner.capturing:
+            ws = _CLASS_FLAG_WORKSPACES.get(q.device)
+            if ws is None or ws.numel() < q.numel():
+                ws = torch.empty(q.numel(), device=q.device)
+                _CLASS_FLAG_WORKSPACES[q.device] = ws
+                # CHECK: capture-predicates.py:[[@LINE-1]]:17: warning: workspace slot '_CLASS_FLAG_WORKSPACES' shared by several layers is replaced during graph capture
+                # CHECK-NEXT: capture-predicates.py:[[@LINE-6]]:12: note: capture begins here
+                # CHECK-NEXT: capture-predicates.py:[[@LINE+1]]:33: note: an earlier layer reads the slot and hands the workspace to a captured task here
+            torch_npu.npu_op(q, workspace=ws, out=out)
+        return out
+
+
+class ClassOtherAttributeLayer:
+    # Another attribute of the class is no predicate.
+    def forward(self, q, out):
+        if ClassFlagRunner.with_prefill:
+            ws = _CLASS_FLAG_WORKSPACES.get(q.device)
+            if ws is None or ws.numel() < q.numel():
+                ws = torch.empty(q.numel(), device=q.device)
+                _CLASS_FLAG_WORKSPACES[q.device] = ws
             torch_npu.npu_op(q, workspace=ws, out=out)
         return out
