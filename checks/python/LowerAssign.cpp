@@ -14,6 +14,11 @@ void FnLowerer::bindName(const std::string &Name, VarId V, TSNode At) {
     if (X != V)
       copyTo(X, V, At);
     markWorkspace(V, Name);
+    // The local now names the memory V's allocation made (or none).
+    if (auto It = LastAlloc.find(V); It != LastAlloc.end())
+      LastAlloc[X] = It->second;
+    else
+      LastAlloc.erase(X);
     return;
   }
   engine::Inst &I = emit(Op::Store, At);
@@ -116,6 +121,8 @@ void FnLowerer::assign(TSNode Target, VarId V) {
     I.P.Spelling = key(Target);
     std::string D = dottedName(BaseN, Src);
     markWorkspace(V, D.empty() ? key(BaseN) : D);
+    if (Subs == 1)
+      keyCarriesSize(V, Target);
     return;
   }
   if (K == G.PatternList || K == G.TuplePattern || K == G.ListPattern ||
@@ -188,4 +195,29 @@ void FnLowerer::bindElement(TSNode Target, VarId Iter, TSNode At) {
     return;
   }
   assign(Target, Element(At));
+}
+
+void FnLowerer::keyCarriesSize(VarId V, TSNode Subscript) {
+  auto It = LastAlloc.find(V);
+  if (It == LastAlloc.end())
+    return;
+  auto Sz = AllocSizing.find(It->second);
+  if (Sz == AllocSizing.end() || Sz->second.BySelf)
+    return;
+  std::set<std::string> KeyNames;
+  eachChild(Subscript, true, [&](TSNode C, TSFieldId F) {
+    if (F != G.FSubscript)
+      return;
+    preorder(C, [&](TSNode X) {
+      if (kindOf(X) == G.Identifier)
+        KeyNames.insert(text(X));
+      return true;
+    });
+  });
+  for (const std::string &P : Sz->second.Params)
+    if (!KeyNames.count(P))
+      return;
+  auto &Insts = Out.Blocks[It->second.first].Insts;
+  if (It->second.second < Insts.size())
+    Insts[It->second.second].SizedByCaller = false;
 }

@@ -661,19 +661,30 @@ VarId FnLowerer::externalOp(std::vector<CallArg> &As, TSNode N,
     // A parameter passed as the size, or a size computed from the
     // object's own fields (one layer's head count); an expression of the
     // key such as `n * 2` is the same for every layer.
-    bool Sized = false;
+    // A shape written as a tuple or list (`torch.empty((n, hidden))`) is
+    // the same sizes as the arguments.
+    Sizing Sz;
+    auto Param = [&](TSNode X) {
+      if (kindOf(X) == G.Identifier && ParamNames.count(text(X)))
+        Sz.Params.insert(text(X));
+    };
     for (const CallArg &A : As) {
-      if (!A.Keyword.empty() || Sized)
+      if (!A.Keyword.empty())
         continue;
-      if (kindOf(A.Value) == G.Identifier && ParamNames.count(text(A.Value)))
-        Sized = true;
+      TSNode V = stripParens(A.Value);
+      Param(V);
+      if (kindOf(V) == G.Tuple || kindOf(V) == G.List)
+        eachChild(V, true, [&](TSNode C, TSFieldId) { Param(stripParens(C)); });
       preorder(A.Value, [&](TSNode X) {
         if (kindOf(X) == G.Attribute && isSelf(firstChildOf(X)))
-          Sized = true;
-        return !Sized;
+          Sz.BySelf = true;
+        return !Sz.BySelf;
       });
     }
-    I.SizedByCaller = Sized;
+    I.SizedByCaller = Sz.BySelf || !Sz.Params.empty();
+    if (I.SizedByCaller)
+      AllocSizing[{B.current(), Out.Blocks[B.current()].Insts.size() - 1}] =
+          std::move(Sz);
   }
   if (!Producer)
     LastAlloc[T] = {B.current(), Out.Blocks[B.current()].Insts.size() - 1};

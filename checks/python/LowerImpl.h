@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -287,6 +289,16 @@ private:
   engine::VarId SelfVar = engine::NoVar;
   /// The last Alloc Tensor per variable (block, index), for markWorkspace.
   std::unordered_map<engine::VarId, std::pair<uint32_t, size_t>> LastAlloc;
+  /// What sized an Alloc with SizedByCaller: the parameters passed as its
+  /// sizes, and whether a field of self did.
+  struct Sizing {
+    std::set<std::string> Params;
+    bool BySelf = false;
+  };
+  std::map<std::pair<uint32_t, size_t>, Sizing> AllocSizing;
+  /// A slot keyed by every parameter that sized the memory stored there
+  /// (`ws[n] = torch.empty(n, 4096)`) holds the size its key asks for.
+  void keyCarriesSize(engine::VarId V, TSNode Subscript);
 
   /// Open regions, innermost last: what a return or raise closes.
   struct OpenRegion {

@@ -212,3 +212,41 @@ def update_captured(stream, handles, n):
 # CHECK: shared-across-layers.py:181:9: warning: workspace slot '_CAPTURED_PARAMS.workspaces' shared by several layers is replaced during graph capture; tasks captured by earlier layers still point at the old workspace [tether-workspace-shared-across-layers]
 # CHECK-NEXT: shared-across-layers.py:188:12: note: capture begins here
 # CHECK-NEXT: shared-across-layers.py:191:62: note: an earlier layer reads the slot and hands the workspace to a captured task here
+
+
+# Sizes written as a tuple are sizes: a one-slot workspace sized from the
+# first layer's hidden size (reported, as the same sizes as arguments are).
+# A slot keyed by every parameter that sized its workspace holds the size
+# its key asks for (silent).
+_TUPLE_SIZED_WORKSPACES = {}
+_KEY_SIZED_WORKSPACES = {}
+
+
+def tuple_sized_attention(q, num_tokens, hidden):
+    ws = _TUPLE_SIZED_WORKSPACES.get("attn")
+    if ws is None:
+        ws = torch.empty((num_tokens, hidden))
+        _TUPLE_SIZED_WORKSPACES["attn"] = ws
+    torch_npu.npu_op(q, workspace=ws)
+
+
+def key_sized_attention(q, num_tokens):
+    ws = _KEY_SIZED_WORKSPACES.get(num_tokens)
+    if ws is None:
+        ws = torch.empty(num_tokens, 4096)
+        _KEY_SIZED_WORKSPACES[num_tokens] = ws
+    torch_npu.npu_op(q, workspace=ws)
+
+
+def capture_sized_layers(graph, q, num_tokens):
+    with torch.npu.graph(graph):
+        tuple_sized_attention(q, num_tokens, 1024)
+        tuple_sized_attention(q, num_tokens, 4096)
+        key_sized_attention(q, num_tokens)
+        key_sized_attention(q, num_tokens)
+# CHECK: shared-across-layers.py:229:9: warning: workspace cached in '_TUPLE_SIZED_WORKSPACES' is sized for the first caller and reused by other layers without a size check [tether-workspace-shared-across-layers]
+# CHECK-NEXT: shared-across-layers.py:242:5: note: capture begins here
+# CHECK-NEXT: shared-across-layers.py:243:9: note: 'tuple_sized_attention' runs inside the capture through this call
+# CHECK-NEXT: shared-across-layers.py:228:14: note: the workspace size is computed from this caller's arguments here
+# CHECK-NEXT: shared-across-layers.py:230:25: note: another layer reads the slot and hands the workspace to a captured task without a size check here
+# CHECK-NEXT: shared-across-layers.py:246:43: note: capture ends here
