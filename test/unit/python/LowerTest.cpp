@@ -168,7 +168,7 @@ TEST(Lower, DictGetIsAReadThatMayFindNothing) {
                            "%3:ws = copy %2 @7:5",
                            "%6 = read %4['k'] may-be-absent @8:9",
                            "%8 = test is-null %3:ws @9:8",
-                           "%9 = alloc tensor sized \"torch.empty\" @10:14",
+                           "%9 = alloc tensor \"torch.empty\" @10:14",
                            "store %10[*] <- %3:ws @11:9"}));
   EXPECT_TRUE(hasLines(L->fn("m"), {"%0 = alloc container @5:7",
                                     "store m._WS <- %0 @5:1"}));
