@@ -61,7 +61,7 @@ bool lower::isContainerType(QualType T) {
       .Default(false);
 }
 
-static bool isMap(QualType T) {
+bool lower::isMap(QualType T) {
   const CXXRecordDecl *RD = recordOf(T);
   return RD && RD->getIdentifier() && RD->getName().contains("map");
 }
@@ -374,10 +374,15 @@ bool FunctionLowering::containerCall(const CallExpr *E, const CXXMethodDecl *M,
   auto Store = [&](const Expr *KeyE, const Expr *ValueE) {
     engine::PlaceRef P = element(Obj, Keyed ? KeyE : nullptr);
     VarId X = value(ValueE);
+    if (Keyed)
+      keyCarriesSize(ValueE, KeyE);
     engine::Inst &I = emit(Op::Store, E->getBeginLoc());
-    I.P = std::move(P);
+    I.P = P;
     I.A = X;
     I.IfAbsent = IfAbsent;
+    // The pair it returns: `.first` is an iterator to the key's slot.
+    if (IfAbsent)
+      setPlace(E, std::move(P), /*MayBeAbsent=*/false, /*Iterator=*/true);
   };
   auto Clear = [&](const Expr *KeyE) {
     engine::PlaceRef P = element(Obj, KeyE);

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "lower/LowerImpl.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "common/LayerKeys.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -200,6 +201,49 @@ void FunctionLowering::bindName(VarId V, llvm::StringRef Name) {
   engine::Inst &I = F.Blocks[It->second.first].Insts[It->second.second];
   if (I.Alloc == engine::AllocKind::Tensor)
     I.Alloc = engine::AllocKind::Workspace;
+}
+
+void FunctionLowering::keyCarriesSize(const Expr *ValueE, const Expr *KeyE) {
+  if (!ValueE || !KeyE)
+    return;
+  const Expr *Made = strip(ValueE);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Made))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && V->hasLocalStorage() && V->getInit())
+      Made = strip(V->getInit());
+  const Val *MV = find(Made);
+  auto It = MV ? AllocOf.find(MV->V) : AllocOf.end();
+  if (It == AllocOf.end())
+    return;
+  engine::Inst &I = F.Blocks[It->second.first].Insts[It->second.second];
+  if (!I.SizedByCaller)
+    return;
+  // The parameters an expression names; false when it reads a field of
+  // this object (one layer's own size, which no key carries).
+  auto Params = [&](const Expr *E, llvm::SmallPtrSet<const Decl *, 4> &Out) {
+    llvm::SmallVector<const Stmt *, 16> Work{E};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S)
+        continue;
+      if (const auto *ME = dyn_cast<MemberExpr>(S);
+          ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        return false;
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+        if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
+          Out.insert(P);
+      for (const Stmt *C : S->children())
+        Work.push_back(C);
+    }
+    return true;
+  };
+  llvm::SmallPtrSet<const Decl *, 4> Sizing, Key;
+  if (!Params(Made, Sizing) || !Params(KeyE, Key))
+    return;
+  for (const Decl *P : Sizing)
+    if (!Key.count(P))
+      return;
+  I.SizedByCaller = false;
 }
 
 bool FunctionLowering::sizedByCaller(const Expr *E) const {
@@ -510,6 +554,12 @@ void FunctionLowering::member(const MemberExpr *E) {
   if (E->isArrow() && BaseT->isPointerType())
     BaseT = BaseT->getPointeeType();
   if (isPair(BaseT)) {
+    // `m.emplace(k, v).first`: the iterator to the slot emplace filled.
+    if (!E->isArrow() && Fld->getName() == "first" &&
+        isa<CallExpr>(strip(E->getBase()))) {
+      alias(E, E->getBase());
+      return;
+    }
     if (Fld->getName() == "second")
       alias(E, E->getBase());
     if (Val *X = find(E))
@@ -575,7 +625,24 @@ void FunctionLowering::binary(const BinaryOperator *E) {
 
 void FunctionLowering::assign(const Expr *E, const Expr *L, const Expr *R) {
   VarId X = value(R);
+  // `it = m.emplace(k, v).first`: an iterator local now denotes another
+  // slot (or none we know); the slot it denoted is not written.
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(L)))
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
+        V && !V->getType()->isReferenceType())
+      if (auto It = Bound.find(V); It != Bound.end() && It->second.Iterator) {
+        Val *RV = find(R);
+        if (RV && RV->HasPlace && RV->Iterator)
+          It->second = *RV;
+        else
+          Bound.erase(It);
+        return;
+      }
   Val *LV = find(L);
+  if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(strip(L));
+      Sub && Sub->getOperator() == OO_Subscript && Sub->getNumArgs() == 2 &&
+      isMap(Sub->getArg(0)->getType()))
+    keyCarriesSize(R, Sub->getArg(1));
   if (LV && LV->HasPlace) {
     engine::PlaceRef P = LV->P;
     std::string Name = P.Name;

@@ -183,6 +183,11 @@ private:
   /// Whether an allocation's size argument is one caller's (a parameter as
   /// passed, or from the object's own fields).
   bool sizedByCaller(const clang::Expr *E) const;
+  /// Stored at the slot of key KeyE, the allocation ValueE made (directly
+  /// or through the local it initialised) holds the size its key asks for
+  /// when every parameter that sized it is part of the key
+  /// (`m.emplace(n, at::empty({n, 4096}))`): no longer sized by the caller.
+  void keyCarriesSize(const clang::Expr *ValueE, const clang::Expr *KeyE);
   /// Whether a container key names a layer (`layer_id`, `this->layer_idx`).
   bool namesLayer(const clang::Expr *Key) const;
 
@@ -226,6 +231,8 @@ bool isOptionalType(clang::QualType T);
 bool isPair(clang::QualType T);
 /// A standard container (map, vector, ...) whose elements are places.
 bool isContainerType(clang::QualType T);
+/// A standard map (its elements are keyed).
+bool isMap(clang::QualType T);
 /// Whether the type is or holds a tensor (a container of them).
 bool holdsTensor(clang::QualType T, unsigned Depth = 0);
 std::string qualifiedName(const clang::NamedDecl *D);
