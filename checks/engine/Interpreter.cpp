@@ -694,6 +694,9 @@ private:
         if (Emit && S.Cap.Region < 0 && (S.Cap.Mask & CaptureState::Inherit) &&
             !Sum.EndsCallersCaptureAt.valid())
           Sum.EndsCallersCaptureAt = I.Loc;
+        // A stream capture names its graph where it ends.
+        if (Emit && I.A != NoVar && S.Cap.Region >= 0)
+          Cx.Regions[S.Cap.Region].Graph.join(get(S, I.A));
         endRegion(S.Cap.Region, I.Loc);
         S.Cap.Mask = CaptureState::Outside;
         S.Cap.Region = -1;

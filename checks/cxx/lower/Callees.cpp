@@ -273,6 +273,17 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
     VarId Graph = Begin && MC && K == engine::RegionKind::Capture
                       ? value(Key)
                       : NoVar;
+    // Or the graph a stream capture ends into, through the end call's
+    // out-parameter (`cudaStreamEndCapture(stream, &graph_)`).
+    if (!Begin && K == engine::RegionKind::Capture)
+      for (const Expr *A : E->arguments()) {
+        const auto *U = dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts());
+        if (!U || U->getOpcode() != UO_AddrOf)
+          continue;
+        std::string T = U->getSubExpr()->getType().getAsString();
+        if (llvm::StringRef(T).lower().find("graph") != std::string::npos)
+          Graph = value(U->getSubExpr());
+      }
     engine::Inst &I =
         emit(Begin ? Op::RegionBegin : Op::RegionEnd, E->getBeginLoc());
     I.Region = K;

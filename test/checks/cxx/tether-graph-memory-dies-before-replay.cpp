@@ -3,6 +3,7 @@
 // RUN: not %tether check --checks='tether-graph-memory-dies-before-replay' %s -- -std=c++17 -isystem %S/Inputs \
 // RUN:   | FileCheck %s --implicit-check-not='warning:' --implicit-check-not='note:'
 
+#include "cuda_runtime_stub.h"
 #include "torch_npu_stub.h"
 
 using at_npu::native::npu_paged_attention;
@@ -349,3 +350,39 @@ void update_conv_tasks_cached(aclrtStream stream,
 
 //===--- negative: the op called outside any task update ------------------===//
 void eager_conv(uint64_t workspace_size) { causal_conv1d(workspace_size); }
+
+//===--- a stream capture ending into a member graph ----------------------===//
+// ONNX Runtime's TensorRT provider shape: scratch allocated before a raw
+// stream capture, read by the captured launch; the graph comes out of
+// cudaStreamEndCapture into a member and is replayed by later runs.
+void enqueue_bindings(void **bindings, cudaStream_t stream);
+struct StreamCaptureRunner {
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+  void compute(cudaStream_t stream, void *input) {
+    at::Tensor scratch = at::empty({1024});
+    void *bindings[2] = {input, scratch.data_ptr()};
+    cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+    enqueue_bindings(bindings, stream);
+    cudaStreamEndCapture(stream, &graph_);
+    cudaGraphInstantiate(&exec_, graph_, nullptr, nullptr, 0);
+  }
+};
+// CHECK: :[[@LINE-5]]:22: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
+// CHECK: :[[@LINE-8]]:33: note: the task is handed a raw address of the memory, taken here; an address does not keep the memory alive
+// CHECK: :[[@LINE-8]]:5: note: capture begins here
+// CHECK: :[[@LINE-7]]:5: note: capture ends here
+// CHECK: :[[@LINE-6]]:3: note: the last strong reference to the memory dies here
+
+// Negative: a one-shot stream capture into a local graph, launched and
+// destroyed before the scratch dies.
+void launch_graph(cudaGraph_t graph, cudaStream_t stream);
+void compute_once(cudaStream_t stream, void *input) {
+  at::Tensor scratch = at::empty({1024});
+  void *bindings[2] = {input, scratch.data_ptr()};
+  cudaGraph_t graph = nullptr;
+  cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+  enqueue_bindings(bindings, stream);
+  cudaStreamEndCapture(stream, &graph);
+  launch_graph(graph, stream);
+}

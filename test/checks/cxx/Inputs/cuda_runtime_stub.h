@@ -38,3 +38,13 @@ enum cudaStreamCaptureStatus {
 };
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
                                   cudaStreamCaptureStatus *status);
+
+// Stream capture: the graph comes out of the end call.
+struct CUgraph_st;
+using cudaGraph_t = CUgraph_st *;
+enum cudaStreamCaptureMode { cudaStreamCaptureModeGlobal = 0 };
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream,
+                                   cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph,
+                                 void *, char *, size_t);
