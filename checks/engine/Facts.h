@@ -330,6 +330,11 @@ struct FunctionFacts {
   std::vector<SlotWriteFact> SlotWrites;
   std::vector<CallFact> Calls;
   std::vector<DeferredNullFact> DeferredNulls;
+  /// Memory and places (closed) the function names as a workspace: what a
+  /// variable named like one holds (`workspace = get_capture_resource(k,
+  /// n)`), so that a cache filled by a helper with a neutral name is a
+  /// workspace cache too.
+  std::vector<MemId> WorkspaceNamed;
   /// What the function stores at places, closed: Context::collectContents
   /// joins every function's into the program's Contents.
   std::vector<std::pair<MemId, Value>> Contents;

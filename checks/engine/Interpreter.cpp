@@ -514,6 +514,8 @@ private:
       assign(S, I.Dst, get(S, I.A), I.Loc);
       if (Keep && I.Dst != NoVar)
         S.setTruth(I.Dst, *Keep);
+      if (Emit && Rec)
+        noteWorkspaceName(S, I);
       break;
     }
     case Op::Alloc: {
@@ -1348,6 +1350,19 @@ private:
       memSetAdd(Watched, X);
       OutsideUse.try_emplace(X, At, AddressAt);
     }
+  }
+
+  /// A variable named like a workspace (the catalog's workspace names)
+  /// names what it is given as one.
+  void noteWorkspaceName(const State &S, const Inst &I) {
+    if (I.Dst == NoVar || size_t(I.Dst) >= Fn.VarNames.size() ||
+        Fn.VarNames[I.Dst].empty() || !Cx.Opts.IsWorkspaceName ||
+        !Cx.Opts.IsWorkspaceName(I.Loc.File, Fn.VarNames[I.Dst]))
+      return;
+    for (const Atom &A : get(S, I.Dst))
+      if (A.Kind == Atom::Mem)
+        if (auto P = close(A.M))
+          Facts.WorkspaceNamed.push_back(*P);
   }
 
   void addLocalBind(const LocalBindEffect &E) {

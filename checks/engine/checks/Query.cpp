@@ -51,10 +51,13 @@ static void reachInside(const Context &Cx, uint8_t CaptureState::*Mask,
 Query::Query(Context &Cx) : Cx(Cx) {
   reachInside(Cx, &CaptureState::Mask, InCapture, Reached);
   reachInside(Cx, &CaptureState::SessionMask, InSession, SessionReached);
-  for (size_t F = 0; F < Cx.P.Functions.size(); ++F)
+  for (size_t F = 0; F < Cx.P.Functions.size(); ++F) {
     for (const PlaceUseFact &U : Cx.Facts[F].Uses)
       if (inCapture(FnId(F), U.C))
         Uses.push_back(UseRef{FnId(F), &U});
+    for (MemId X : Cx.Facts[F].WorkspaceNamed)
+      NamedWorkspaces.insert(Cx.Mem.wildcard(X));
+  }
 }
 
 bool Query::inCapture(FnId F, const CaptureState &C) const {
@@ -200,7 +203,8 @@ bool Query::holdsWorkspace(const Value &V) const {
         return false;
       const MemKey &K = Cx.Mem.key(X.M);
       return K.Root == RootKind::Alloc && K.Path.empty() &&
-             Cx.Allocs[K.A].Kind == AllocKind::Workspace;
+             (Cx.Allocs[K.A].Kind == AllocKind::Workspace ||
+              NamedWorkspaces.count(X.M));
     });
   return It->second;
 }
@@ -214,6 +218,8 @@ bool Query::workspacePlace(MemId P, uint32_t File) const {
         Cx.Opts.IsWorkspaceName(File, Name))
       return true;
     for (MemId A : aliases(P)) {
+      if (NamedWorkspaces.count(Cx.Mem.wildcard(A)))
+        return true;
       llvm::SmallVector<const Value *, 2> Held;
       Cx.contentsOf(A, Held);
       for (const Value *V : Held)

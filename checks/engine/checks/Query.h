@@ -13,6 +13,7 @@
 
 #include "engine/Context.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -132,6 +133,8 @@ private:
   /// of its slots asks.
   bool holdsWorkspace(const Value &V) const;
   mutable llvm::DenseMap<const Value *, bool> HoldsWorkspace;
+  /// Memory and places some function names as a workspace (wildcards).
+  llvm::DenseSet<MemId> NamedWorkspaces;
 };
 
 } // namespace tether::engine

@@ -250,3 +250,36 @@ def capture_sized_layers(graph, q, num_tokens):
 # CHECK-NEXT: shared-across-layers.py:228:14: note: the workspace size is computed from this caller's arguments here
 # CHECK-NEXT: shared-across-layers.py:230:25: note: another layer reads the slot and hands the workspace to a captured task without a size check here
 # CHECK-NEXT: shared-across-layers.py:246:43: note: capture ends here
+
+
+# The first fill done by a store helper of neutral name (vLLM Ascend fills
+# through get_capture_resource / update_graph_params_workspaces), sized by
+# the calling layer's head count; the layer names what it gets a workspace,
+# which makes the helper's cache a workspace cache (reported).
+_resources = {}
+
+
+def get_capture_resource(key, size):
+    if key not in _resources:
+        _resources[key] = torch.empty(size)
+    return _resources[key]
+
+
+class ResourceAttention:
+    def forward(self, query, num_tokens):
+        workspace = get_capture_resource(num_tokens, num_tokens * self.num_heads * self.head_size)
+        return torch_npu.npu_fused_infer_attention_score(query, workspace=workspace)
+
+
+def capture_resource_layers(graph, layers: list[ResourceAttention], query):
+    with torch.npu.graph(graph):
+        for layer in layers:
+            query = layer.forward(query, 16)
+    return query
+# CHECK: shared-across-layers.py:264:9: warning: workspace cached in '_resources' is sized for the first caller and reused by other layers without a size check [tether-workspace-shared-across-layers]
+# CHECK-NEXT: shared-across-layers.py:275:5: note: capture begins here
+# CHECK-NEXT: shared-across-layers.py:277:21: note: 'ResourceAttention.forward' runs inside the capture through this call
+# CHECK-NEXT: shared-across-layers.py:270:21: note: 'get_capture_resource' runs inside the capture through this call
+# CHECK-NEXT: shared-across-layers.py:264:27: note: the workspace size is computed from this caller's arguments here
+# CHECK-NEXT: shared-across-layers.py:271:65: note: another layer reads the slot and hands the workspace to a captured task without a size check here
+# CHECK-NEXT: shared-across-layers.py:278:5: note: capture ends here
