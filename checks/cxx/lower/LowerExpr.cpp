@@ -203,6 +203,29 @@ void FunctionLowering::bindName(VarId V, llvm::StringRef Name) {
     I.Alloc = engine::AllocKind::Workspace;
 }
 
+/// Whether Pred holds for Root or any statement below it.
+static bool anyStmt(const Stmt *Root,
+                    llvm::function_ref<bool(const Stmt *)> Pred) {
+  llvm::SmallVector<const Stmt *, 16> Work{Root};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (Pred(S))
+      return true;
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return false;
+}
+
+/// `this->f` or `f` of the enclosing object: one layer's own state.
+static bool readsOwnField(const Stmt *S) {
+  const auto *ME = dyn_cast<MemberExpr>(S);
+  return ME && isa<FieldDecl>(ME->getMemberDecl()) &&
+         isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+}
+
 void FunctionLowering::keyCarriesSize(const Expr *ValueE, const Expr *KeyE) {
   if (!ValueE || !KeyE)
     return;
@@ -221,21 +244,12 @@ void FunctionLowering::keyCarriesSize(const Expr *ValueE, const Expr *KeyE) {
   // The parameters an expression names; false when it reads a field of
   // this object (one layer's own size, which no key carries).
   auto Params = [&](const Expr *E, llvm::SmallPtrSet<const Decl *, 4> &Out) {
-    llvm::SmallVector<const Stmt *, 16> Work{E};
-    while (!Work.empty()) {
-      const Stmt *S = Work.pop_back_val();
-      if (!S)
-        continue;
-      if (const auto *ME = dyn_cast<MemberExpr>(S);
-          ME && isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-        return false;
+    return !anyStmt(E, [&](const Stmt *S) {
       if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
         if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl()))
           Out.insert(P);
-      for (const Stmt *C : S->children())
-        Work.push_back(C);
-    }
-    return true;
+      return readsOwnField(S);
+    });
   };
   llvm::SmallPtrSet<const Decl *, 4> Sizing, Key;
   if (!Params(Made, Sizing) || !Params(KeyE, Key))
@@ -271,19 +285,7 @@ bool FunctionLowering::sizedByCaller(const Expr *E) const {
     if (const auto *P = dyn_cast<ParmVarDecl>(DRE->getDecl());
         P && P->getDeclContext() == FD)
       return true;
-  llvm::SmallVector<const Stmt *, 16> Work{E};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
-    if (const auto *ME = dyn_cast<MemberExpr>(S);
-        ME && isa<FieldDecl>(ME->getMemberDecl()) &&
-        isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
-      return true;
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
-  return false;
+  return anyStmt(E, readsOwnField);
 }
 
 //===--- expressions
