@@ -1322,20 +1322,21 @@ private:
             SrcLoc Via = SrcLoc()) {
     bool Capture = Cx.Regions[Region].Kind == RegionKind::Capture;
     for (auto [X, AddressAt] : handed(S, V)) {
-      Atom A = Atom::mem(X);
-      // Device memory only: a list of arguments or an object of the
-      // caller's is no address a task keeps.
-      if (!isLocalMemory(A.M) || !Cx.Allocs[M.key(A.M).A].Device)
-        continue;
       // A capture binds only memory from outside the graph's pool: what
       // the capture allocated is the pool's.
-      if (Capture && memSetHas(S.InPool, A.M))
+      if (!ownDeviceMemory(X) || (Capture && memSetHas(S.InPool, X)))
         continue;
-      memSetAdd(S.Bound, A.M);
-      memSetAdd(Watched, A.M);
+      memSetAdd(S.Bound, X);
+      memSetAdd(Watched, X);
       if (Emit && Rec)
-        Facts.Binds.push_back(BindFact{A.M, At, Region, Via, AddressAt});
+        Facts.Binds.push_back(BindFact{X, At, Region, Via, AddressAt});
     }
+  }
+
+  /// Device memory this function (or a callee) made: what a task keeps the
+  /// address of. A list of arguments or an object of the caller's is not.
+  bool ownDeviceMemory(MemId X) const {
+    return isLocalMemory(X) && Cx.Allocs[M.key(X).A].Device;
   }
 
   /// An operation outside any task update or capture of this function's
@@ -1344,8 +1345,7 @@ private:
   /// and one before the return is a LocalBindEffect).
   void useOutsideRegions(State &S, const Value &V, SrcLoc At) {
     for (auto [X, AddressAt] : handed(S, V)) {
-      if (!isLocalMemory(X) || !Cx.Allocs[M.key(X).A].Device ||
-          memSetHas(S.InPool, X))
+      if (!ownDeviceMemory(X) || memSetHas(S.InPool, X))
         continue;
       memSetAdd(Watched, X);
       OutsideUse.try_emplace(X, At, AddressAt);
@@ -1356,8 +1356,15 @@ private:
   /// names what it is given as one.
   void noteWorkspaceName(const State &S, const Inst &I) {
     if (I.Dst == NoVar || size_t(I.Dst) >= Fn.VarNames.size() ||
-        Fn.VarNames[I.Dst].empty() || !Cx.Opts.IsWorkspaceName ||
-        !Cx.Opts.IsWorkspaceName(I.Loc.File, Fn.VarNames[I.Dst]))
+        Fn.VarNames[I.Dst].empty() || !Cx.Opts.IsWorkspaceName)
+      return;
+    // Asked once per variable, not at every copy into it.
+    if (WorkspaceVar.empty())
+      WorkspaceVar.assign(Fn.VarNames.size(), -1);
+    int8_t &Named = WorkspaceVar[I.Dst];
+    if (Named < 0)
+      Named = Cx.Opts.IsWorkspaceName(I.Loc.File, Fn.VarNames[I.Dst]);
+    if (!Named)
       return;
     for (const Atom &A : get(S, I.Dst))
       if (A.Kind == Atom::Mem)
@@ -1583,6 +1590,8 @@ private:
   /// used: the first such operation, and where the address it read was
   /// taken (useOutsideRegions).
   llvm::DenseMap<MemId, std::pair<SrcLoc, SrcLoc>> OutsideUse;
+  /// Per variable: named like a workspace (1), not (0), not asked yet (-1).
+  std::vector<int8_t> WorkspaceVar;
   /// The effects of Sum by hash (addEffect), per effect list.
   llvm::DenseMap<std::pair<const void *, uint64_t>,
                  llvm::SmallVector<uint32_t, 1>>

@@ -229,6 +229,12 @@ std::optional<FixIt> FunctionLowering::dropConversion(const CallExpr *E) {
   return Fix;
 }
 
+/// What `&x` passed as an out-parameter names (x), or null.
+static const Expr *outArgument(const Expr *A) {
+  const auto *U = dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts());
+  return U && U->getOpcode() == UO_AddrOf ? U->getSubExpr() : nullptr;
+}
+
 bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
   std::string Name = qualifiedName(FD);
   if (Name.empty())
@@ -276,14 +282,12 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
     // Or the graph a stream capture ends into, through the end call's
     // out-parameter (`cudaStreamEndCapture(stream, &graph_)`).
     if (!Begin && K == engine::RegionKind::Capture)
-      for (const Expr *A : E->arguments()) {
-        const auto *U = dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts());
-        if (!U || U->getOpcode() != UO_AddrOf)
-          continue;
-        std::string T = U->getSubExpr()->getType().getAsString();
-        if (llvm::StringRef(T).lower().find("graph") != std::string::npos)
-          Graph = value(U->getSubExpr());
-      }
+      for (const Expr *A : E->arguments())
+        if (const Expr *Out = outArgument(A);
+            Out && llvm::StringRef(Out->getType().getAsString())
+                           .lower()
+                           .find("graph") != std::string::npos)
+          Graph = value(Out);
     engine::Inst &I =
         emit(Begin ? Op::RegionBegin : Op::RegionEnd, E->getBeginLoc());
     I.Region = K;
@@ -304,10 +308,9 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
     // `aclmdlRICaptureGetInfo(stream, &status, &ri)`): the status local
     // holds the truth value, the result is none.
     for (const Expr *A : E->arguments()) {
-      const auto *U = dyn_cast<UnaryOperator>(A->IgnoreParenImpCasts());
-      const auto *DRE = U && U->getOpcode() == UO_AddrOf
-                            ? dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParens())
-                            : nullptr;
+      const Expr *Out = outArgument(A);
+      const auto *DRE =
+          Out ? dyn_cast<DeclRefExpr>(Out->IgnoreParens()) : nullptr;
       const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
       auto It = V && V->getType()->isEnumeralType() ? Vars.find(V) : Vars.end();
       if (It == Vars.end())
@@ -710,17 +713,8 @@ void FunctionLowering::handedClosure(const CallExpr *E, const Expr *A) {
   engine::FnId Fn = CallOp ? TU.fnOf(CallOp) : -1;
   if (Fn < 0)
     return;
-  VarId Closure = value(A);
-  engine::Inst &I = emit(Op::Call, E->getBeginLoc());
-  I.Name = "lambda";
-  I.Args.push_back(Closure);
-  I.ArgLocs.push_back(TU.loc(A->getExprLoc()));
-  engine::CallTarget CT;
-  CT.Fn = Fn;
-  CT.Args.push_back(Closure); // the receiver; its parameters are unknown
-  for (unsigned P = 0; P < CallOp->getNumParams(); ++P)
-    CT.Args.push_back(NoVar);
-  I.Targets.push_back(std::move(CT));
+  // Its receiver is the closure; its parameters are the library's to pass.
+  userCall(nullptr, E->getBeginLoc(), CallOp, value(A), {}, {Fn});
 }
 
 void FunctionLowering::unknownCall(const CallExpr *E,

@@ -57,6 +57,12 @@ Query::Query(Context &Cx) : Cx(Cx) {
         Uses.push_back(UseRef{FnId(F), &U});
     for (MemId X : Cx.Facts[F].WorkspaceNamed)
       NamedWorkspaces.insert(Cx.Mem.wildcard(X));
+    // The slot itself, read by an update: not a place that holds what the
+    // slot held once (a task's captured arguments kept in a list alias the
+    // slot, but the update binds those, the old workspace among them).
+    for (const PlaceUseFact &U : Cx.Facts[F].Uses)
+      if (U.InUpdate)
+        ReboundSlots.insert(Cx.Mem.wildcard(U.Place));
   }
 }
 
@@ -248,15 +254,7 @@ const Query::UseRef *Query::findUse(MemId Place, bool NeedUnchecked, FnId Near,
 }
 
 bool Query::reboundByUpdate(MemId Place) const {
-  // The slot itself, read by the update: not a place that holds what the
-  // slot held once (a task's captured arguments kept in a list alias the
-  // slot, but the update binds those, the old workspace among them).
-  MemId Slot = Cx.Mem.wildcard(Place);
-  for (const FunctionFacts &Fa : Cx.Facts)
-    for (const PlaceUseFact &U : Fa.Uses)
-      if (U.InUpdate && Cx.Mem.wildcard(U.Place) == Slot)
-        return true;
-  return false;
+  return ReboundSlots.count(Cx.Mem.wildcard(Place));
 }
 
 const Query::UseRef *Query::findSessionUse(MemId Place, int32_t Session,

@@ -135,6 +135,8 @@ private:
   mutable llvm::DenseMap<const Value *, bool> HoldsWorkspace;
   /// Memory and places some function names as a workspace (wildcards).
   llvm::DenseSet<MemId> NamedWorkspaces;
+  /// Slots an operation of a task update reads (wildcards).
+  llvm::DenseSet<MemId> ReboundSlots;
 };
 
 } // namespace tether::engine
