@@ -28,22 +28,22 @@ void addWithParents(const std::string &Name, std::vector<std::string> &Out) {
 
 } // namespace
 
-std::string tether::python::importFromModule(TSNode S, std::string_view Src,
+std::string tether::python::importFromModule(SyntaxNode S, std::string_view Src,
                                              const std::string &Module,
                                              bool IsPackage) {
   const Grammar &G = Grammar::get();
-  TSNode MN = field(S, G.FModuleName);
-  if (ts_node_is_null(MN))
+  SyntaxNode MN = field(S, G.FModuleName);
+  if (isNull(MN))
     return {};
-  if (ts_node_symbol(MN) != G.RelativeImport)
+  if (symbolOf(MN) != G.RelativeImport)
     return std::string(nodeText(MN, Src));
   std::string Pkg = IsPackage ? Module : parentOf(Module);
   std::string Rest;
-  forEachChild(MN, true, [&](TSNode C, TSFieldId) {
-    if (ts_node_symbol(C) == G.ImportPrefix) {
+  forEachChild(MN, true, [&](SyntaxNode C, TSFieldId) {
+    if (symbolOf(C) == G.ImportPrefix) {
       for (size_t I = 1; I < nodeText(C, Src).size(); ++I)
         Pkg = parentOf(Pkg);
-    } else if (ts_node_symbol(C) == G.DottedName) {
+    } else if (symbolOf(C) == G.DottedName) {
       Rest = std::string(nodeText(C, Src));
     }
   });
@@ -52,26 +52,26 @@ std::string tether::python::importFromModule(TSNode S, std::string_view Src,
 
 
 std::vector<std::string>
-tether::python::importedModules(TSNode Root, std::string_view Src,
+tether::python::importedModules(SyntaxNode Root, std::string_view Src,
                                 const std::string &Module, bool IsPackage) {
   const Grammar &G = Grammar::get();
   std::vector<std::string> Out;
-  findAmongStatements(Root, /*IntoErrors=*/false, [&](TSNode N) {
-    TSSymbol K = ts_node_symbol(N);
+  findAmongStatements(Root, /*IntoErrors=*/false, [&](SyntaxNode N) {
+    TSSymbol K = symbolOf(N);
     if (K == G.Import) {
-      forEachChild(N, true, [&](TSNode C, TSFieldId F) {
+      forEachChild(N, true, [&](SyntaxNode C, TSFieldId F) {
         if (F != G.FName)
           return;
-        TSNode Name = ts_node_symbol(C) == G.AliasedImport ? field(C, G.FName) : C;
+        SyntaxNode Name = symbolOf(C) == G.AliasedImport ? field(C, G.FName) : C;
         addWithParents(std::string(nodeText(Name, Src)), Out);
       });
     } else if (K == G.ImportFrom) {
       std::string Base = importFromModule(N, Src, Module, IsPackage);
       addWithParents(Base, Out);
-      forEachChild(N, true, [&](TSNode C, TSFieldId F) {
+      forEachChild(N, true, [&](SyntaxNode C, TSFieldId F) {
         if (F != G.FName || Base.empty())
           return;
-        TSNode Name = ts_node_symbol(C) == G.AliasedImport ? field(C, G.FName) : C;
+        SyntaxNode Name = symbolOf(C) == G.AliasedImport ? field(C, G.FName) : C;
         Out.push_back(Base + "." + std::string(nodeText(Name, Src)));
       });
     }

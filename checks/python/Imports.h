@@ -13,7 +13,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
-#include <tree_sitter/api.h>
+#include "SyntaxTree.h"
 #include <functional>
 
 #include <memory>
@@ -28,14 +28,14 @@ namespace tether::python {
 
 /// The absolute module a `from M import ...` statement names: M, or for a
 /// relative import M resolved against Module (a package when IsPackage).
-std::string importFromModule(TSNode ImportFrom, std::string_view Src,
+std::string importFromModule(SyntaxNode ImportFrom, std::string_view Src,
                              const std::string &Module, bool IsPackage);
 
 /// Dotted names of the modules the tree may import, absolute: for
 /// `import a.b` a and a.b; for `from a.b import c` a, a.b and a.b.c (c may be
 /// a submodule); relative imports resolved against Module (a package when
 /// IsPackage).
-std::vector<std::string> importedModules(TSNode Root, std::string_view Src,
+std::vector<std::string> importedModules(SyntaxNode Root, std::string_view Src,
                                          const std::string &Module,
                                          bool IsPackage);
 

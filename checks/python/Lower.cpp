@@ -43,13 +43,13 @@ const LowerSyntax &LowerSyntax::get() {
 // Parameters
 //===----------------------------------------------------------------------===//
 
-std::vector<ParamDecl> tether::python::paramDecls(TSNode Params,
+std::vector<ParamDecl> tether::python::paramDecls(SyntaxNode Params,
                                                   std::string_view Src) {
   // One entry for each entry Package's collectParams makes, in order, so
   // that parameter i of the lowered function is Function::Params[i].
   const Grammar &G = Grammar::get();
   std::vector<ParamDecl> Out;
-  eachChild(Params, true, [&](TSNode P, TSFieldId) {
+  eachChild(Params, true, [&](SyntaxNode P, TSFieldId) {
     TSSymbol S = kindOf(P);
     ParamDecl D;
     if (S == G.Identifier) {
@@ -59,7 +59,7 @@ std::vector<ParamDecl> tether::python::paramDecls(TSNode Params,
       if (S == G.TypedDefaultParam)
         D.Type = fieldOf(P, G.FType);
     } else if (S == G.TypedParam) {
-      TSNode In = firstChildOf(P);
+      SyntaxNode In = firstChildOf(P);
       D.Name = std::string(textOf(In, Src));
       if (kindOf(In) != G.Identifier) // *args: T, **kw: T
         D.Name = "*" + std::string(textOf(firstChildOf(In), Src));
@@ -79,11 +79,11 @@ std::vector<ParamDecl> tether::python::paramDecls(TSNode Params,
   return Out;
 }
 
-bool tether::python::hasDecorator(TSNode Decorated, std::string_view Src,
+bool tether::python::hasDecorator(SyntaxNode Decorated, std::string_view Src,
                                   llvm::StringRef Name) {
   const Grammar &G = Grammar::get();
   bool Found = false;
-  eachChild(Decorated, true, [&](TSNode D, TSFieldId) {
+  eachChild(Decorated, true, [&](SyntaxNode D, TSFieldId) {
     if (kindOf(D) == G.Decorator &&
         llvm::StringRef(keyOf(firstChildOf(D), Src)).ends_with(Name))
       Found = true;
@@ -162,9 +162,9 @@ ClassId TypeTable::classOf(
 }
 
 TypeInfo TypeTable::annotation(
-    int Mod, TSNode Ann,
+    int Mod, SyntaxNode Ann,
     const std::unordered_map<std::string, std::string> *LocalImports) const {
-  if (ts_node_is_null(Ann))
+  if (isNull(Ann))
     return {};
   // Read from the spelling: `Optional[C]`, `"C"`, `C | None`, `list[C]`
   // are the same text whether the grammar made a type, a subscript, a
@@ -348,7 +348,7 @@ void TypeTable::readClass(ClassId C) {
   const Module &M = *P.Modules[Cl.Mod];
   std::string_view Src = M.Source;
   auto &Out = T->Attrs[C];
-  eachChild(fieldOf(Cl.Node, G.FBody), true, [&](TSNode S, TSFieldId) {
+  eachChild(fieldOf(Cl.Node, G.FBody), true, [&](SyntaxNode S, TSFieldId) {
     // @classmethod: read here, from the class body (asking a node for its
     // parent walks down from the root, per call).
     if (kindOf(S) == G.DecoratedDef) {
@@ -363,7 +363,7 @@ void TypeTable::readClass(ClassId C) {
     // Class-level annotations: `cache: OutputCache`, dataclass fields.
     if (kindOf(S) != G.ExprStmt)
       return;
-    TSNode A = firstChildOf(S);
+    SyntaxNode A = firstChildOf(S);
     if (kindOf(A) != G.Assignment || kindOf(fieldOf(A, G.FLeft)) != G.Identifier)
       return;
     TypeInfo T = annotation(Cl.Mod, fieldOf(A, G.FType));
@@ -377,14 +377,14 @@ void TypeTable::readClass(ClassId C) {
     if (F.TooDeep || !F.BoundMethod || F.Params.empty())
       continue;
     const std::string &Self = F.Params[0];
-    TSNode Body = fieldOf(F.Node, G.FBody);
+    SyntaxNode Body = fieldOf(F.Node, G.FBody);
     if (!mayAssignAttribute(textOf(Body, Src), Self))
       continue;
     bool Init = MName == "__init__";
     std::unordered_map<std::string, TypeInfo> ParamTypes;
     if (Init)
       for (const ParamDecl &D : paramDecls(fieldOf(F.Node, G.FParameters), Src))
-        if (!ts_node_is_null(D.Type))
+        if (!isNull(D.Type))
           ParamTypes.emplace(D.Name, annotation(Cl.Mod, D.Type));
     // The names paramDecls would give (Params holds them in its order;
     // splats are "*", never an identifier).
@@ -392,7 +392,7 @@ void TypeTable::readClass(ClassId C) {
     for (const std::string &Name : F.Params)
       if (Name != Self)
         ParamNames.insert(Name);
-    preorder(Body, [&](TSNode N) {
+    preorder(Body, [&](SyntaxNode N) {
       TSSymbol K = kindOf(N);
       if (K == G.FunctionDef || K == G.ClassDef || K == G.Lambda)
         return false;
@@ -402,15 +402,15 @@ void TypeTable::readClass(ClassId C) {
       if (K != G.Assignment)
         return holdsStatements(K) || K == G.ExprStmt || K == G.Match ||
                K == G.CaseClause;
-      TSNode Lhs = fieldOf(N, G.FLeft);
+      SyntaxNode Lhs = fieldOf(N, G.FLeft);
       if (kindOf(Lhs) != G.Attribute ||
           textOf(fieldOf(Lhs, G.FObject), Src) != Self)
         return true;
       std::string Attr(textOf(fieldOf(Lhs, G.FAttribute), Src));
       TypeInfo T = annotation(Cl.Mod, fieldOf(N, G.FType));
-      TSNode R = stripParens(fieldOf(N, G.FRight));
-      if (T.empty() && Init && !ts_node_is_null(R)) {
-        TSNode Made = R;
+      SyntaxNode R = stripParens(fieldOf(N, G.FRight));
+      if (T.empty() && Init && !isNull(R)) {
+        SyntaxNode Made = R;
         bool Elem = false;
         if (kindOf(R) == G.ListComp)
           Made = stripParens(fieldOf(R, G.FBody)), Elem = true;
@@ -425,7 +425,7 @@ void TypeTable::readClass(ClassId C) {
         }
       }
       // `self.ctx = ctx`: what the object was handed.
-      T.Handed = T.Cls >= 0 && !ts_node_is_null(R) &&
+      T.Handed = T.Cls >= 0 && !isNull(R) &&
                  kindOf(R) == G.Identifier &&
                  ParamNames.count(std::string(textOf(R, Src)));
       if (!T.empty())
@@ -440,14 +440,14 @@ void TypeTable::readModule(
   const Grammar &G = Grammar::get();
   const Module &M = *P.Modules[Mod];
   std::string_view Src = M.Source;
-  eachChild(ts_tree_root_node(M.Tree), true, [&](TSNode S, TSFieldId) {
+  eachChild(M.Tree->root(), true, [&](SyntaxNode S, TSFieldId) {
     if (kindOf(S) != G.ExprStmt)
       return;
-    TSNode A = firstChildOf(S);
+    SyntaxNode A = firstChildOf(S);
     if (kindOf(A) != G.Assignment || kindOf(fieldOf(A, G.FLeft)) != G.Identifier)
       return;
     TypeInfo T = annotation(Mod, fieldOf(A, G.FType));
-    TSNode R = stripParens(fieldOf(A, G.FRight));
+    SyntaxNode R = stripParens(fieldOf(A, G.FRight));
     if (T.empty() && kindOf(R) == G.Call) {
       std::string D = dottedName(fieldOf(R, G.FFunction), Src);
       if (!D.empty())
@@ -468,22 +468,22 @@ FnLowerer::FnLowerer(Package &P, const TypeTable &Types, engine::Program &Prog,
       Out(Prog.Functions[Fn]), B(Out), Mod(this->Fn.Mod), M(*P.Modules[Mod]),
       Src(M.Source), Cat(*M.Cat), FnIsModule(this->Fn.ModuleBody) {}
 
-engine::SrcLoc FnLowerer::loc(TSNode N) const {
+engine::SrcLoc FnLowerer::loc(SyntaxNode N) const {
   engine::SrcLoc L;
-  if (ts_node_is_null(N))
+  if (isNull(N))
     return L;
-  TSPoint Pt = ts_node_start_point(N);
+  TSPoint Pt = startPoint(N);
   L.File = uint32_t(Mod);
   L.Line = Pt.row + 1;
   L.Col = Pt.column + 1;
   return L;
 }
 
-engine::SrcLoc FnLowerer::endLoc(TSNode N) const {
+engine::SrcLoc FnLowerer::endLoc(SyntaxNode N) const {
   engine::SrcLoc L;
-  if (ts_node_is_null(N))
+  if (isNull(N))
     return L;
-  TSPoint Pt = ts_node_end_point(N);
+  TSPoint Pt = endPoint(N);
   L.File = uint32_t(Mod);
   L.Line = Pt.row + 1;
   L.Col = Pt.column + 1;
@@ -496,7 +496,7 @@ VarId FnLowerer::newVar(std::string Name) {
   return V;
 }
 
-VarId FnLowerer::constant(TSNode At) {
+VarId FnLowerer::constant(SyntaxNode At) {
   VarId V = temp();
   emit(engine::Op::Const, At).Dst = V;
   return V;
@@ -538,7 +538,7 @@ void FnLowerer::merge(VarId Into, VarId From) {
   }
 }
 
-bool FnLowerer::isSelf(TSNode N) const {
+bool FnLowerer::isSelf(SyntaxNode N) const {
   N = stripParens(N);
   return SelfVar != engine::NoVar && kindOf(N) == G.Identifier &&
          textOf(N, Src) == Out.VarNames[SelfVar] && !GlobalDecl.count(text(N));
@@ -563,10 +563,10 @@ void FnLowerer::markWorkspace(VarId V, const std::string &BoundTo) {
     Insts[It->second.second].Alloc = engine::AllocKind::Workspace;
 }
 
-void FnLowerer::collectTargets(TSNode T) {
-  std::vector<TSNode> Work{T};
+void FnLowerer::collectTargets(SyntaxNode T) {
+  std::vector<SyntaxNode> Work{T};
   while (!Work.empty()) {
-    TSNode N = Work.back();
+    SyntaxNode N = Work.back();
     Work.pop_back();
     TSSymbol K = kindOf(N);
     if (K == G.Identifier) {
@@ -575,15 +575,15 @@ void FnLowerer::collectTargets(TSNode T) {
                K == G.Tuple || K == G.List || K == G.ExpressionList ||
                K == G.Parenthesized || K == G.ListSplatPattern ||
                K == G.ListSplat) {
-      eachChild(N, true, [&](TSNode C, TSFieldId) { Work.push_back(C); });
+      eachChild(N, true, [&](SyntaxNode C, TSFieldId) { Work.push_back(C); });
     }
   }
 }
 
-void FnLowerer::collectLocals(TSNode Body) {
+void FnLowerer::collectLocals(SyntaxNode Body) {
   // A name bound anywhere in a function is local to all of it (Python's
   // rule), also where it is read before the binding (a loop's back edge).
-  preorder(Body, [&](TSNode N) {
+  preorder(Body, [&](SyntaxNode N) {
     TSSymbol K = kindOf(N);
     if (K == G.FunctionDef || K == G.ClassDef) {
       LocalNames.insert(text(fieldOf(N, G.FName)));
@@ -599,7 +599,7 @@ void FnLowerer::collectLocals(TSNode Body) {
     else if (K == G.AsPatternTarget)
       collectTargets(firstChildOf(N));
     else if (K == G.Global)
-      eachChild(N, true, [&](TSNode X, TSFieldId) {
+      eachChild(N, true, [&](SyntaxNode X, TSFieldId) {
         if (kindOf(X) == G.Identifier)
           GlobalDecl.insert(text(X));
       });
@@ -614,14 +614,14 @@ void FnLowerer::run() {
   Out.QualName = Fn.QualName;
   Out.Class = FnIsModule ? -1 : Fn.Class;
   Out.ModuleBody = FnIsModule;
-  TSNode Body = FnIsModule ? Fn.Node : fieldOf(Fn.Node, G.FBody);
+  SyntaxNode Body = FnIsModule ? Fn.Node : fieldOf(Fn.Node, G.FBody);
   Out.Loc = FnIsModule ? engine::SrcLoc{uint32_t(Mod), 1, 1} : loc(Fn.Node);
-  TSNode Last{};
-  eachChild(Body, true, [&](TSNode S, TSFieldId) {
+  SyntaxNode Last{};
+  eachChild(Body, true, [&](SyntaxNode S, TSFieldId) {
     if (kindOf(S) != G.Comment)
       Last = S;
   });
-  Out.EndLoc = ts_node_is_null(Last) ? loc(Body) : loc(Last);
+  Out.EndLoc = isNull(Last) ? loc(Body) : loc(Last);
   if (!Out.EndLoc.valid())
     Out.EndLoc = Out.Loc;
   if (!FnIsModule) {
@@ -634,7 +634,7 @@ void FnLowerer::run() {
       TypeInfo T;
       if (I == 0 && Fn.BoundMethod && !ClassMethod)
         T.Cls = Fn.Class;
-      else if (!ts_node_is_null(Decls[I].Type))
+      else if (!isNull(Decls[I].Type))
         T = Types.annotation(Mod, Decls[I].Type);
       VarId V = B.param(Name, T.Cls, T.Elem);
       Info.emplace_back();

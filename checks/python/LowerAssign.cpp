@@ -7,7 +7,7 @@ using engine::Op;
 using engine::PlaceRef;
 using engine::VarId;
 
-void FnLowerer::bindName(const std::string &Name, VarId V, TSNode At) {
+void FnLowerer::bindName(const std::string &Name, VarId V, SyntaxNode At) {
   if (isLocalName(Name) || (!FnIsModule && !GlobalDecl.count(Name))) {
     VarId X = local(Name);
     LocalNames.insert(Name);
@@ -41,7 +41,7 @@ void FnLowerer::bindName(const std::string &Name, VarId V, TSNode At) {
   }
 }
 
-void FnLowerer::assign(TSNode Target, VarId V) {
+void FnLowerer::assign(SyntaxNode Target, VarId V) {
   Target = stripParens(Target);
   TSSymbol K = kindOf(Target);
   if (K == G.Identifier) {
@@ -49,7 +49,7 @@ void FnLowerer::assign(TSNode Target, VarId V) {
     return;
   }
   if (K == G.Attribute) {
-    TSNode Obj = fieldOf(Target, G.FObject);
+    SyntaxNode Obj = fieldOf(Target, G.FObject);
     std::string Attr = text(fieldOf(Target, G.FAttribute));
     // `t.data = v` gives the tensor t names v's storage: everything that
     // holds t now holds what v is (a weak alias makes every holder of t
@@ -57,7 +57,7 @@ void FnLowerer::assign(TSNode Target, VarId V) {
     // of t, of a name or of the place t is read from. An in-tree object's
     // `data` attribute is a field like any other.
     if (Attr == "data" && !isSelf(Obj)) {
-      TSNode O = stripParens(Obj);
+      SyntaxNode O = stripParens(Obj);
       TSSymbol OK = kindOf(O);
       bool Object = OK == G.Identifier && isLocalName(text(O)) &&
                     !info(local(text(O))).Cls.empty();
@@ -96,12 +96,12 @@ void FnLowerer::assign(TSNode Target, VarId V) {
     return;
   }
   if (K == G.Subscript) {
-    TSNode BaseN = fieldOf(Target, G.FValue);
+    SyntaxNode BaseN = fieldOf(Target, G.FValue);
     VarId Base = expr(BaseN);
     std::string Key;
     unsigned Subs = 0;
     bool PerLayer = false;
-    eachChild(Target, true, [&](TSNode C, TSFieldId F) {
+    eachChild(Target, true, [&](SyntaxNode C, TSFieldId F) {
       if (F != G.FSubscript)
         return;
       ++Subs;
@@ -131,7 +131,7 @@ void FnLowerer::assign(TSNode Target, VarId V) {
     std::string Spelling = key(Target);
     unsigned Index = 0;
     bool Splatted = false;
-    eachChild(Target, true, [&](TSNode C, TSFieldId) {
+    eachChild(Target, true, [&](SyntaxNode C, TSFieldId) {
       TSSymbol CK = kindOf(C);
       if (CK == G.Comment)
         return;
@@ -158,15 +158,15 @@ void FnLowerer::assign(TSNode Target, VarId V) {
   // Anything else cannot be assigned to (a syntax error CPython reports).
 }
 
-void FnLowerer::bindElement(TSNode Target, VarId Iter, TSNode At) {
+void FnLowerer::bindElement(SyntaxNode Target, VarId Iter, SyntaxNode At) {
   const VarInfo &I = info(Iter);
   VarId From = I.View != VarInfo::NoView ? I.ViewOf : Iter;
   VarInfo::ViewT View = I.View;
-  TSNode T = stripParens(Target);
+  SyntaxNode T = stripParens(Target);
   TSSymbol K = kindOf(T);
   bool Pair = K == G.PatternList || K == G.TuplePattern || K == G.Tuple ||
               K == G.ListPattern;
-  auto Element = [&](TSNode Where) {
+  auto Element = [&](SyntaxNode Where) {
     VarId E = temp();
     engine::Inst &R = emit(Op::Read, Where);
     R.Dst = E;
@@ -185,8 +185,8 @@ void FnLowerer::bindElement(TSNode Target, VarId Iter, TSNode At) {
   }
   if ((View == VarInfo::Items || View == VarInfo::Enumerate) && Pair) {
     // for k, v in d.items() / for i, x in enumerate(xs)
-    std::vector<TSNode> Parts;
-    eachChild(T, true, [&](TSNode C, TSFieldId) {
+    std::vector<SyntaxNode> Parts;
+    eachChild(T, true, [&](SyntaxNode C, TSFieldId) {
       if (kindOf(C) != G.Comment)
         Parts.push_back(C);
     });
@@ -197,7 +197,7 @@ void FnLowerer::bindElement(TSNode Target, VarId Iter, TSNode At) {
   assign(Target, Element(At));
 }
 
-void FnLowerer::keyCarriesSize(VarId V, TSNode Subscript) {
+void FnLowerer::keyCarriesSize(VarId V, SyntaxNode Subscript) {
   auto It = LastAlloc.find(V);
   if (It == LastAlloc.end())
     return;
@@ -205,10 +205,10 @@ void FnLowerer::keyCarriesSize(VarId V, TSNode Subscript) {
   if (Sz == AllocSizing.end() || Sz->second.BySelf)
     return;
   std::set<std::string> KeyNames;
-  eachChild(Subscript, true, [&](TSNode C, TSFieldId F) {
+  eachChild(Subscript, true, [&](SyntaxNode C, TSFieldId F) {
     if (F != G.FSubscript)
       return;
-    preorder(C, [&](TSNode X) {
+    preorder(C, [&](SyntaxNode X) {
       if (kindOf(X) == G.Identifier)
         KeyNames.insert(text(X));
       return true;

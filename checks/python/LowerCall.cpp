@@ -93,9 +93,9 @@ bool taskRegion(llvm::StringRef Last, engine::RegionKind &K, bool &Begin) {
 
 } // namespace
 
-std::vector<CallArg> FnLowerer::callArgs(TSNode Args) {
+std::vector<CallArg> FnLowerer::callArgs(SyntaxNode Args) {
   std::vector<CallArg> As;
-  if (ts_node_is_null(Args))
+  if (isNull(Args))
     return As;
   if (kindOf(Args) == G.GeneratorExpr) { // f(x for x in y)
     CallArg A;
@@ -103,7 +103,7 @@ std::vector<CallArg> FnLowerer::callArgs(TSNode Args) {
     As.push_back(A);
     return As;
   }
-  eachChild(Args, true, [&](TSNode C, TSFieldId) {
+  eachChild(Args, true, [&](SyntaxNode C, TSFieldId) {
     TSSymbol K = kindOf(C);
     if (K == G.Comment)
       return;
@@ -127,11 +127,11 @@ void FnLowerer::lowerArgs(std::vector<CallArg> &As) {
       A.V = expr(A.Value);
 }
 
-VarId FnLowerer::call(TSNode N) {
+VarId FnLowerer::call(SyntaxNode N) {
   // f()()...(): each link's callee is the link before it, lowered
   // innermost first in a loop (chains of thousands of links).
-  std::vector<TSNode> Chain{N};
-  for (TSNode F = stripParens(fieldOf(N, G.FFunction)); kindOf(F) == G.Call;
+  std::vector<SyntaxNode> Chain{N};
+  for (SyntaxNode F = stripParens(fieldOf(N, G.FFunction)); kindOf(F) == G.Call;
        F = stripParens(fieldOf(F, G.FFunction)))
     Chain.push_back(F);
   VarId R = engine::NoVar;
@@ -140,8 +140,8 @@ VarId FnLowerer::call(TSNode N) {
   return R;
 }
 
-VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
-  TSNode F = fieldOf(N, G.FFunction);
+VarId FnLowerer::callOne(SyntaxNode N, VarId CalleeV) {
+  SyntaxNode F = fieldOf(N, G.FFunction);
   std::vector<CallArg> As = callArgs(fieldOf(N, G.FArguments));
   std::string D = CalleeV == engine::NoVar ? dottedName(F, Src) : std::string();
   std::string Spelled = D.empty() ? key(F) : D;
@@ -149,14 +149,14 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
   std::vector<FnRef> Refs;
   llvm::SmallVector<engine::ClassId, 1> Ctors;
   VarId Recv = engine::NoVar;
-  TSNode RecvNode{};
+  SyntaxNode RecvNode{};
   bool External = false; // a name outside the program (torch.relu)
 
   // getattr(x, "a") / setattr(x, "a", v): the attribute itself.
   if (CalleeV == engine::NoVar && kindOf(F) == G.Identifier &&
       !isLocalName(text(F))) {
     std::string FName = text(F);
-    TSNode Obj{};
+    SyntaxNode Obj{};
     std::string Attr = FName == "getattr" ? getattrName(N, Src, &Obj) : "";
     if (!Attr.empty()) {
       VarId Base = expr(Obj);
@@ -229,7 +229,7 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
   } else if (kindOf(F) == G.Attribute) {
     RecvNode = fieldOf(F, G.FObject);
     Method = text(fieldOf(F, G.FAttribute));
-    TSNode RS = stripParens(RecvNode);
+    SyntaxNode RS = stripParens(RecvNode);
     std::string Head = D.substr(0, D.find('.'));
     if (kindOf(RS) == G.Call && dottedName(fieldOf(RS, G.FFunction), Src) == "super") {
       int Mth = Fn.Class >= 0 ? P.findMethod(Fn.Class, Method, /*SkipSelf=*/true) : -1;
@@ -320,7 +320,7 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
       if (A.Keyword.empty() && !A.Splat && !First)
         First = &A;
     if (!Deleter && First) {
-      TSNode Ptr = stripParens(First->Value);
+      SyntaxNode Ptr = stripParens(First->Value);
       // from_blob(t.data_ptr(), ...): t's memory.
       if (kindOf(Ptr) == G.Call && kindOf(fieldOf(Ptr, G.FFunction)) == G.Attribute &&
           textOf(fieldOf(fieldOf(Ptr, G.FFunction), G.FAttribute), Src) == "data_ptr")
@@ -393,7 +393,7 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
     A.Dst = C;
     A.Alloc = engine::AllocKind::Container;
     A.Name = Spelled;
-    TSNode ValueN{};
+    SyntaxNode ValueN{};
     if (FromKeys && As.size() >= 2)
       ValueN = As[1].Value;
     else if (!FromKeys && !As.empty() && kindOf(stripParens(As[0].Value)) == G.Lambda)
@@ -402,7 +402,7 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
     if (FromKeys && As.size() < 2) {
       V = temp();
       emit(Op::Null, N).Dst = V;
-    } else if (!ts_node_is_null(ValueN)) {
+    } else if (!isNull(ValueN)) {
       V = expr(ValueN);
     }
     for (size_t I = 0; I < As.size(); ++I)
@@ -410,7 +410,7 @@ VarId FnLowerer::callOne(TSNode N, VarId CalleeV) {
           kindOf(stripParens(As[I].Value)) != G.Lambda)
         As[I].V = expr(As[I].Value);
     if (V != engine::NoVar) {
-      engine::Inst &S = emit(Op::Store, ts_node_is_null(ValueN) ? N : ValueN);
+      engine::Inst &S = emit(Op::Store, isNull(ValueN) ? N : ValueN);
       S.A = V;
       S.P.Kind = PlaceRef::Element;
       S.P.Base = C;
@@ -607,7 +607,7 @@ std::vector<FnRef> FnLowerer::methodsOf(VarId Obj, const char *Method) {
   return Refs;
 }
 
-bool FnLowerer::isLiteral(TSNode Value) const {
+bool FnLowerer::isLiteral(SyntaxNode Value) const {
   TSSymbol K = kindOf(stripParens(Value));
   return K == G.Integer || K == L.Float || K == G.String || K == G.True ||
          K == G.False || K == G.None;
@@ -616,7 +616,7 @@ bool FnLowerer::isLiteral(TSNode Value) const {
 /// `buf.copy_(y)` on a tensor this function made: an operation that writes
 /// the tensor and reads what it is handed, as `torch.add(y, 0, out=buf)`
 /// is; an in-place method returns its tensor.
-VarId FnLowerer::inPlaceOp(VarId Recv, std::vector<CallArg> &As, TSNode N,
+VarId FnLowerer::inPlaceOp(VarId Recv, std::vector<CallArg> &As, SyntaxNode N,
                            const std::string &Spelled) {
   lowerArgs(As);
   engine::Inst &I = emit(Op::Use, N);
@@ -637,7 +637,7 @@ void FnLowerer::useArgs(const std::vector<CallArg> &As,
   }
 }
 
-VarId FnLowerer::externalOp(std::vector<CallArg> &As, TSNode N,
+VarId FnLowerer::externalOp(std::vector<CallArg> &As, SyntaxNode N,
                             const std::string &Spelled, bool NoMemory) {
   lowerArgs(As);
   if (NoMemory)
@@ -664,18 +664,18 @@ VarId FnLowerer::externalOp(std::vector<CallArg> &As, TSNode N,
     // A shape written as a tuple or list (`torch.empty((n, hidden))`) is
     // the same sizes as the arguments.
     Sizing Sz;
-    auto Param = [&](TSNode X) {
+    auto Param = [&](SyntaxNode X) {
       if (kindOf(X) == G.Identifier && ParamNames.count(text(X)))
         Sz.Params.insert(text(X));
     };
     for (const CallArg &A : As) {
       if (!A.Keyword.empty())
         continue;
-      TSNode V = stripParens(A.Value);
+      SyntaxNode V = stripParens(A.Value);
       Param(V);
       if (kindOf(V) == G.Tuple || kindOf(V) == G.List)
-        eachChild(V, true, [&](TSNode C, TSFieldId) { Param(stripParens(C)); });
-      preorder(A.Value, [&](TSNode X) {
+        eachChild(V, true, [&](SyntaxNode C, TSFieldId) { Param(stripParens(C)); });
+      preorder(A.Value, [&](SyntaxNode X) {
         if (kindOf(X) == G.Attribute && isSelf(firstChildOf(X)))
           Sz.BySelf = true;
         return !Sz.BySelf;
@@ -691,7 +691,7 @@ VarId FnLowerer::externalOp(std::vector<CallArg> &As, TSNode N,
   return T;
 }
 
-VarId FnLowerer::weakRef(std::vector<CallArg> &As, TSNode N,
+VarId FnLowerer::weakRef(std::vector<CallArg> &As, SyntaxNode N,
                          const std::string &Spelled) {
   CallArg *First = nullptr;
   for (CallArg &A : As)
@@ -703,7 +703,7 @@ VarId FnLowerer::weakRef(std::vector<CallArg> &As, TSNode N,
     lowerArgs(As);
     return constant(N);
   }
-  TSNode V = stripParens(First->Value);
+  SyntaxNode V = stripParens(First->Value);
   if (kindOf(V) == G.Tuple || kindOf(V) == G.List) {
     // weak_ref_tensors((a, b)): a new container of weak references.
     VarId C = temp();
@@ -711,7 +711,7 @@ VarId FnLowerer::weakRef(std::vector<CallArg> &As, TSNode N,
     A.Dst = C;
     A.Alloc = engine::AllocKind::Container;
     unsigned Index = 0;
-    eachChild(V, true, [&](TSNode X, TSFieldId) {
+    eachChild(V, true, [&](SyntaxNode X, TSFieldId) {
       if (kindOf(X) == G.Comment)
         return;
       VarId E = expr(X);
@@ -743,8 +743,8 @@ VarId FnLowerer::weakRef(std::vector<CallArg> &As, TSNode N,
   // the file, whose byte order mark the text lacks and which may be latin-1.
   FixIt Fix;
   Fix.File = M.Path;
-  Fix.Offset = M.Layout.fileOffset(Src, ts_node_start_byte(N));
-  Fix.Length = M.Layout.fileOffset(Src, ts_node_end_byte(N)) - Fix.Offset;
+  Fix.Offset = M.Layout.fileOffset(Src, startByte(N));
+  Fix.Length = M.Layout.fileOffset(Src, endByte(N)) - Fix.Offset;
   Fix.Text = M.Layout.fileText(text(First->Value));
   I.Fixes.push_back(std::move(Fix));
   // `weak_ref_tensors(torch.empty(n))`: a new tensor (a factory's, a
@@ -758,7 +758,7 @@ VarId FnLowerer::weakRef(std::vector<CallArg> &As, TSNode N,
 }
 
 VarId FnLowerer::construct(engine::ClassId C, std::vector<CallArg> &As,
-                           TSNode N, const std::string &Spelled) {
+                           SyntaxNode N, const std::string &Spelled) {
   VarId Obj = temp();
   engine::Inst &A = emit(Op::Alloc, N);
   A.Dst = Obj;
@@ -848,7 +848,7 @@ engine::CallTarget FnLowerer::target(const FnRef &R,
 }
 
 engine::Inst &FnLowerer::emitCall(VarId Dst, const std::vector<FnRef> &Refs,
-                                  std::vector<CallArg> &As, TSNode N,
+                                  std::vector<CallArg> &As, SyntaxNode N,
                                   const std::string &Spelled) {
   lowerArgs(As);
   // *xs and **kw hand their contents to code we do not map.
@@ -875,8 +875,8 @@ engine::Inst &FnLowerer::emitCall(VarId Dst, const std::vector<FnRef> &Refs,
   if (As.size() == 1 && As[0].Keyword.empty() && !As[0].Splat) {
     FixIt Fix;
     Fix.File = M.Path;
-    Fix.Offset = M.Layout.fileOffset(Src, ts_node_start_byte(N));
-    Fix.Length = M.Layout.fileOffset(Src, ts_node_end_byte(N)) - Fix.Offset;
+    Fix.Offset = M.Layout.fileOffset(Src, startByte(N));
+    Fix.Length = M.Layout.fileOffset(Src, endByte(N)) - Fix.Offset;
     Fix.Text = M.Layout.fileText(text(As[0].Value));
     I.Fixes.push_back(std::move(Fix));
   }
@@ -886,7 +886,7 @@ engine::Inst &FnLowerer::emitCall(VarId Dst, const std::vector<FnRef> &Refs,
 }
 
 VarId FnLowerer::boundCall(const std::string &Qual, std::vector<CallArg> &As,
-                           TSNode N, const std::string &Spelled) {
+                           SyntaxNode N, const std::string &Spelled) {
   const std::vector<engine::BoundFunction> *Fs =
       P.Foreign ? P.Foreign->lookup(Qual) : nullptr;
   if (!Fs)

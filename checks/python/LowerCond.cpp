@@ -13,7 +13,7 @@ using engine::Op;
 using engine::PlaceRef;
 using engine::VarId;
 
-VarId FnLowerer::boolValue(TSNode N) {
+VarId FnLowerer::boolValue(SyntaxNode N) {
   TSSymbol K = kindOf(N);
   if (K == G.NotOp) {
     VarId A = expr(fieldOf(N, G.FArgument));
@@ -40,7 +40,7 @@ VarId FnLowerer::boolValue(TSNode N) {
   }
   // `a or b` / `a and b`: the value of one operand or the other.
   VarId R = temp();
-  TSNode Lhs = fieldOf(N, G.FLeft), Rhs = fieldOf(N, G.FRight);
+  SyntaxNode Lhs = fieldOf(N, G.FLeft), Rhs = fieldOf(N, G.FRight);
   bool Or = text(fieldOf(N, G.FOperator)) == "or";
   VarId A = expr(Lhs);
   copyTo(R, A, Lhs);
@@ -57,18 +57,18 @@ VarId FnLowerer::boolValue(TSNode N) {
   return R;
 }
 
-engine::SrcLoc FnLowerer::branchLoc(TSNode N) const {
+engine::SrcLoc FnLowerer::branchLoc(SyntaxNode N) const {
   return CondAt.valid() ? CondAt : loc(N);
 }
 
-void FnLowerer::condition(TSNode N, uint32_t T, uint32_t F) {
+void FnLowerer::condition(SyntaxNode N, uint32_t T, uint32_t F) {
   engine::SrcLoc Saved = CondAt;
   CondAt = loc(stripParens(N));
   cond(N, T, F);
   CondAt = Saved;
 }
 
-void FnLowerer::branchOn(VarId V, TSNode N, uint32_t T, uint32_t F) {
+void FnLowerer::branchOn(VarId V, SyntaxNode N, uint32_t T, uint32_t F) {
   N = stripParens(N);
   TSSymbol K = kindOf(N);
   if (!info(V).Truth &&
@@ -86,7 +86,7 @@ void FnLowerer::branchOn(VarId V, TSNode N, uint32_t T, uint32_t F) {
   B.branch(V, T, F, branchLoc(N));
 }
 
-void FnLowerer::cond(TSNode N, uint32_t T, uint32_t F) {
+void FnLowerer::cond(SyntaxNode N, uint32_t T, uint32_t F) {
   N = stripParens(N);
   TSSymbol K = kindOf(N);
   if (K == G.NotOp) {
@@ -111,7 +111,7 @@ void FnLowerer::cond(TSNode N, uint32_t T, uint32_t F) {
     B.branch(V, Neg ? F : T, Neg ? T : F, branchLoc(N));
     return;
   }
-  if (ts_node_is_null(N)) {
+  if (isNull(N)) {
     B.branch(constant(N), T, F, branchLoc(N));
     return;
   }
@@ -120,7 +120,7 @@ void FnLowerer::cond(TSNode N, uint32_t T, uint32_t F) {
 
 /// The receiver of a size read (`x.numel()`, `x.shape[0]`, `x.size(1)`,
 /// `x.nbytes`), or a null node.
-static TSNode sizeReceiver(TSNode O, std::string_view Src) {
+static SyntaxNode sizeReceiver(SyntaxNode O, std::string_view Src) {
   const Grammar &G = Grammar::get();
   for (unsigned Steps = 0; Steps < 8; ++Steps) {
     O = stripParens(O);
@@ -142,15 +142,15 @@ static TSNode sizeReceiver(TSNode O, std::string_view Src) {
   return {};
 }
 
-VarId FnLowerer::comparisonTest(TSNode N, bool &Neg) {
-  std::vector<TSNode> Operands;
+VarId FnLowerer::comparisonTest(SyntaxNode N, bool &Neg) {
+  std::vector<SyntaxNode> Operands;
   std::vector<std::string> Ops;
-  eachChild(N, false, [&](TSNode X, TSFieldId) {
-    if (ts_node_is_named(X)) {
+  eachChild(N, false, [&](SyntaxNode X, TSFieldId) {
+    if (isNamed(X)) {
       if (kindOf(X) != G.Comment)
         Operands.push_back(X);
     } else {
-      Ops.push_back(ts_node_type(X));
+      Ops.push_back(typeName(X));
     }
   });
   std::vector<std::string> Merged; // "is not" / "not in" come as two tokens
@@ -164,7 +164,7 @@ VarId FnLowerer::comparisonTest(TSNode N, bool &Neg) {
   }
   Neg = false;
   if (Operands.size() == 2 && Merged.size() == 1) {
-    TSNode Lhs = Operands[0], Rhs = Operands[1];
+    SyntaxNode Lhs = Operands[0], Rhs = Operands[1];
     const std::string &O = Merged[0];
     bool RNone = kindOf(stripParens(Rhs)) == G.None;
     bool LNone = kindOf(stripParens(Lhs)) == G.None;
@@ -197,11 +197,11 @@ VarId FnLowerer::comparisonTest(TSNode N, bool &Neg) {
       Neg = O == "in";
       return T;
     }
-    TSNode SL = sizeReceiver(Lhs, Src), SR = sizeReceiver(Rhs, Src);
-    if (!ts_node_is_null(SL) || !ts_node_is_null(SR)) {
-      VarId Of = expr(ts_node_is_null(SL) ? SR : SL);
-      TSNode Other = ts_node_is_null(SL) ? Lhs : Rhs;
-      if (!ts_node_is_null(SL) && !ts_node_is_null(SR))
+    SyntaxNode SL = sizeReceiver(Lhs, Src), SR = sizeReceiver(Rhs, Src);
+    if (!isNull(SL) || !isNull(SR)) {
+      VarId Of = expr(isNull(SL) ? SR : SL);
+      SyntaxNode Other = isNull(SL) ? Lhs : Rhs;
+      if (!isNull(SL) && !isNull(SR))
         expr(SR);
       else
         expr(Other);
@@ -214,7 +214,7 @@ VarId FnLowerer::comparisonTest(TSNode N, bool &Neg) {
       return T;
     }
   }
-  for (TSNode O : Operands)
+  for (SyntaxNode O : Operands)
     expr(O);
   return engine::NoVar;
 }

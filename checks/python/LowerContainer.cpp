@@ -15,8 +15,8 @@ using engine::PlaceRef;
 using engine::VarId;
 
 bool FnLowerer::containerMethod(const std::string &Method, VarId Recv,
-                                TSNode RecvNode, std::vector<CallArg> &As,
-                                TSNode N, VarId &Result) {
+                                SyntaxNode RecvNode, std::vector<CallArg> &As,
+                                SyntaxNode N, VarId &Result) {
   std::string RecvSpell = key(RecvNode);
   auto KeyOf = [&](size_t I) {
     if (I >= As.size() || As[I].Splat || !As[I].Keyword.empty())

@@ -26,14 +26,14 @@ VarId FnLowerer::local(const std::string &Name) {
   return V;
 }
 
-void FnLowerer::copyTo(VarId Dst, VarId From, TSNode At) {
+void FnLowerer::copyTo(VarId Dst, VarId From, SyntaxNode At) {
   engine::Inst &I = emit(Op::Copy, At);
   I.Dst = Dst;
   I.A = From;
   merge(Dst, From);
 }
 
-VarId FnLowerer::globalRead(const std::string &Qual, TSNode At) {
+VarId FnLowerer::globalRead(const std::string &Qual, SyntaxNode At) {
   VarId T = temp();
   engine::Inst &I = emit(Op::Read, At);
   I.Dst = T;
@@ -51,14 +51,14 @@ VarId FnLowerer::globalRead(const std::string &Qual, TSNode At) {
   return T;
 }
 
-std::string FnLowerer::constKey(TSNode Sub) const {
+std::string FnLowerer::constKey(SyntaxNode Sub) const {
   Sub = stripParens(Sub);
   TSSymbol K = kindOf(Sub);
   if (K == G.Integer || K == G.True || K == G.False || K == G.None)
     return text(Sub);
   if (K == G.String) {
     bool Interp = false;
-    eachChild(Sub, true, [&](TSNode C, TSFieldId) {
+    eachChild(Sub, true, [&](SyntaxNode C, TSFieldId) {
       Interp |= kindOf(C) == G.Interpolation;
     });
     return Interp ? std::string() : text(Sub);
@@ -68,9 +68,9 @@ std::string FnLowerer::constKey(TSNode Sub) const {
   return {};
 }
 
-bool FnLowerer::namesLayer(TSNode Key) const {
+bool FnLowerer::namesLayer(SyntaxNode Key) const {
   bool Found = false;
-  preorder(Key, [&](TSNode X) {
+  preorder(Key, [&](SyntaxNode X) {
     if (kindOf(X) == G.Identifier && isLayerName(text(X)))
       Found = true;
     return !Found;
@@ -78,7 +78,7 @@ bool FnLowerer::namesLayer(TSNode Key) const {
   return Found;
 }
 
-VarId FnLowerer::expr(TSNode N) {
+VarId FnLowerer::expr(SyntaxNode N) {
   // Branches inside an expression (`a if c else b`, a comprehension's
   // `if`) are its own, not those of the statement condition around it.
   engine::SrcLoc Saved = CondAt;
@@ -88,12 +88,12 @@ VarId FnLowerer::expr(TSNode N) {
   return V;
 }
 
-VarId FnLowerer::exprKind(TSNode N) {
-  if (ts_node_is_null(N))
+VarId FnLowerer::exprKind(SyntaxNode N) {
+  if (isNull(N))
     return constant(N);
   TSSymbol K = kindOf(N);
   if (K == G.Parenthesized) {
-    TSNode In = stripParens(N);
+    SyntaxNode In = stripParens(N);
     return kindOf(In) == G.Parenthesized ? constant(N) : expr(In);
   }
   if (K == G.Identifier)
@@ -109,8 +109,8 @@ VarId FnLowerer::exprKind(TSNode N) {
   if (K == G.Yield) {
     // Whoever consumes the generator may keep what it yields (a runner's
     // inputs yielded to the caller that keeps them beside the graph).
-    TSNode X = firstChildOf(N);
-    if (!ts_node_is_null(X)) {
+    SyntaxNode X = firstChildOf(N);
+    if (!isNull(X)) {
       VarId V = expr(X);
       emit(Op::Escape, N).A = V;
     }
@@ -122,15 +122,15 @@ VarId FnLowerer::exprKind(TSNode N) {
     return V;
   }
   if (K == G.Assignment) {
-    TSNode Lhs = fieldOf(N, G.FLeft), R = fieldOf(N, G.FRight);
-    TSNode Type = fieldOf(N, G.FType);
-    if (!ts_node_is_null(Type) && kindOf(Lhs) == G.Identifier &&
+    SyntaxNode Lhs = fieldOf(N, G.FLeft), R = fieldOf(N, G.FRight);
+    SyntaxNode Type = fieldOf(N, G.FType);
+    if (!isNull(Type) && kindOf(Lhs) == G.Identifier &&
         isLocalName(text(Lhs)))
       addClass(local(text(Lhs)), Types.annotation(Mod, Type, &LocalImports));
-    if (ts_node_is_null(R))
+    if (isNull(R))
       return constant(N); // `x: int` declares, binds nothing
     // Chained `a = b = value`: every target gets the last value.
-    std::vector<TSNode> Targets{Lhs};
+    std::vector<SyntaxNode> Targets{Lhs};
     while (kindOf(R) == G.Assignment) {
       Targets.push_back(fieldOf(R, G.FLeft));
       R = fieldOf(R, G.FRight);
@@ -138,21 +138,21 @@ VarId FnLowerer::exprKind(TSNode N) {
     TSSymbol RK = kindOf(R), LK = kindOf(Lhs);
     if (Targets.size() == 1 && (RK == G.ExpressionList || RK == G.Tuple) &&
         (LK == G.PatternList || LK == G.TuplePattern)) {
-      std::vector<TSNode> Ls, Rs;
-      eachChild(Lhs, true, [&](TSNode C, TSFieldId) {
+      std::vector<SyntaxNode> Ls, Rs;
+      eachChild(Lhs, true, [&](SyntaxNode C, TSFieldId) {
         if (kindOf(C) != G.Comment)
           Ls.push_back(C);
       });
-      eachChild(R, true, [&](TSNode C, TSFieldId) {
+      eachChild(R, true, [&](SyntaxNode C, TSFieldId) {
         if (kindOf(C) != G.Comment)
           Rs.push_back(C);
       });
       bool Plain = Ls.size() == Rs.size();
-      for (TSNode X : Ls)
+      for (SyntaxNode X : Ls)
         Plain &= kindOf(X) != G.ListSplatPattern;
       if (Plain) { // a, b = x, y: pairwise, all values first
         std::vector<VarId> Vs;
-        for (TSNode X : Rs)
+        for (SyntaxNode X : Rs)
           Vs.push_back(expr(X));
         for (size_t I = 0; I < Ls.size(); ++I)
           assign(Ls[I], Vs[I]);
@@ -160,7 +160,7 @@ VarId FnLowerer::exprKind(TSNode N) {
       }
     }
     VarId V = expr(R);
-    for (TSNode T : Targets)
+    for (SyntaxNode T : Targets)
       assign(T, V);
     return V;
   }
@@ -199,7 +199,7 @@ VarId FnLowerer::exprKind(TSNode N) {
   if (K == G.Lambda)
     return constant(N); // its body is not this function's code
   if (K == G.String) { // an f-string's interpolations may call
-    eachChild(N, true, [&](TSNode C, TSFieldId) {
+    eachChild(N, true, [&](SyntaxNode C, TSFieldId) {
       if (kindOf(C) == G.Interpolation)
         expr(firstChildOf(C));
     });
@@ -210,7 +210,7 @@ VarId FnLowerer::exprKind(TSNode N) {
     return constant(N);
   // Arithmetic and anything else: its parts, for the calls in them; the
   // value itself holds no memory the checks follow.
-  eachChild(N, true, [&](TSNode C, TSFieldId) {
+  eachChild(N, true, [&](SyntaxNode C, TSFieldId) {
     if (kindOf(C) != G.Comment && kindOf(C) != G.Block)
       expr(C);
   });
@@ -225,7 +225,7 @@ bool FnLowerer::throughGlobal(const std::string &Dotted) {
   return false;
 }
 
-VarId FnLowerer::name(TSNode N) {
+VarId FnLowerer::name(SyntaxNode N) {
   std::string Name = text(N);
   if (GlobalDecl.count(Name) && !Scoped.count(Name))
     return globalRead(M.Name + "." + Name, N);
@@ -266,9 +266,9 @@ static bool isMetadata(llvm::StringRef A) {
       .Default(false);
 }
 
-VarId FnLowerer::attribute(TSNode N) {
+VarId FnLowerer::attribute(SyntaxNode N) {
   std::string D = dottedName(N, Src);
-  TSNode Obj = fieldOf(N, G.FObject);
+  SyntaxNode Obj = fieldOf(N, G.FObject);
   std::string Attr = text(fieldOf(N, G.FAttribute));
   if (!D.empty()) {
     std::string Head = D.substr(0, D.find('.'));
@@ -366,11 +366,11 @@ VarId FnLowerer::attribute(TSNode N) {
   return T;
 }
 
-VarId FnLowerer::subscript(TSNode N) {
+VarId FnLowerer::subscript(SyntaxNode N) {
   VarId Base = expr(fieldOf(N, G.FValue));
   std::string Key;
   unsigned Subs = 0;
-  eachChild(N, true, [&](TSNode C, TSFieldId F) {
+  eachChild(N, true, [&](SyntaxNode C, TSFieldId F) {
     if (F != G.FSubscript)
       return;
     ++Subs;
@@ -393,7 +393,7 @@ VarId FnLowerer::subscript(TSNode N) {
   return T;
 }
 
-VarId FnLowerer::literal(TSNode N) {
+VarId FnLowerer::literal(SyntaxNode N) {
   // A list, tuple or set literal: a fresh container holding its elements
   // (a list's and a tuple's at their constant index).
   bool Indexed = kindOf(N) != L.Set;
@@ -403,7 +403,7 @@ VarId FnLowerer::literal(TSNode N) {
   A.Alloc = engine::AllocKind::Container;
   unsigned Index = 0;
   bool Splatted = false;
-  eachChild(N, true, [&](TSNode X, TSFieldId) {
+  eachChild(N, true, [&](SyntaxNode X, TSFieldId) {
     TSSymbol K = kindOf(X);
     if (K == G.Comment)
       return;
@@ -434,18 +434,18 @@ VarId FnLowerer::literal(TSNode N) {
   return C;
 }
 
-VarId FnLowerer::dictionary(TSNode N) {
+VarId FnLowerer::dictionary(SyntaxNode N) {
   VarId C = temp();
   engine::Inst &A = emit(Op::Alloc, N);
   A.Dst = C;
   A.Alloc = engine::AllocKind::Container;
-  eachChild(N, true, [&](TSNode X, TSFieldId) {
+  eachChild(N, true, [&](SyntaxNode X, TSFieldId) {
     TSSymbol K = kindOf(X);
     std::string Key;
     VarId V;
-    TSNode At = X;
+    SyntaxNode At = X;
     if (K == G.Pair) {
-      TSNode KN = fieldOf(X, G.FKey);
+      SyntaxNode KN = fieldOf(X, G.FKey);
       Key = constKey(KN);
       if (Key.empty())
         expr(KN);
@@ -474,14 +474,14 @@ VarId FnLowerer::dictionary(TSNode N) {
   return C;
 }
 
-VarId FnLowerer::comprehension(TSNode N) {
+VarId FnLowerer::comprehension(SyntaxNode N) {
   // A loop that fills a fresh container; its variables are its own.
   VarId C = temp();
   engine::Inst &A = emit(Op::Alloc, N);
   A.Dst = C;
   A.Alloc = engine::AllocKind::Container;
-  std::vector<TSNode> Clauses;
-  eachChild(N, true, [&](TSNode X, TSFieldId) {
+  std::vector<SyntaxNode> Clauses;
+  eachChild(N, true, [&](SyntaxNode X, TSFieldId) {
     if (kindOf(X) == G.ForIn || kindOf(X) == G.IfClause)
       Clauses.push_back(X);
   });
@@ -490,14 +490,14 @@ VarId FnLowerer::comprehension(TSNode N) {
   std::vector<std::string> NewScoped;
   std::unordered_set<std::string> Before;
   std::swap(Before, LocalNames);
-  for (TSNode X : Clauses)
+  for (SyntaxNode X : Clauses)
     if (kindOf(X) == G.ForIn)
       collectTargets(fieldOf(X, G.FLeft));
   std::swap(Before, LocalNames); // Before: the names the targets bind
   uint32_t Head = B.block(), Body = B.block(), Exit = B.block();
   bool First = true;
   VarId FirstIter = engine::NoVar;
-  for (TSNode X : Clauses) // the first iterable is read outside its scope
+  for (SyntaxNode X : Clauses) // the first iterable is read outside its scope
     if (kindOf(X) == G.ForIn && First) {
       FirstIter = expr(fieldOf(X, G.FRight));
       First = false;
@@ -515,11 +515,11 @@ VarId FnLowerer::comprehension(TSNode N) {
   B.branch(constant(N), Body, Exit, loc(N));
   B.setBlock(Body);
   First = true;
-  for (TSNode X : Clauses) {
+  for (SyntaxNode X : Clauses) {
     if (kindOf(X) == G.ForIn) {
       VarId It = First ? FirstIter : expr(fieldOf(X, G.FRight));
       First = false;
-      TSNode T = fieldOf(X, G.FLeft);
+      SyntaxNode T = fieldOf(X, G.FLeft);
       bindElement(T, It, T);
     } else {
       uint32_t Pass = B.block();
@@ -527,12 +527,12 @@ VarId FnLowerer::comprehension(TSNode N) {
       B.setBlock(Pass);
     }
   }
-  TSNode BodyN = fieldOf(N, G.FBody);
+  SyntaxNode BodyN = fieldOf(N, G.FBody);
   std::string Key;
   VarId V;
-  TSNode At = BodyN;
+  SyntaxNode At = BodyN;
   if (kindOf(N) == G.DictComp && kindOf(BodyN) == G.Pair) {
-    TSNode KN = fieldOf(BodyN, G.FKey);
+    SyntaxNode KN = fieldOf(BodyN, G.FKey);
     Key = constKey(KN);
     if (Key.empty())
       expr(KN);
@@ -562,14 +562,14 @@ VarId FnLowerer::comprehension(TSNode N) {
   return C;
 }
 
-VarId FnLowerer::conditional(TSNode N) {
-  std::vector<TSNode> Parts;
-  eachChild(N, true, [&](TSNode C, TSFieldId) {
+VarId FnLowerer::conditional(SyntaxNode N) {
+  std::vector<SyntaxNode> Parts;
+  eachChild(N, true, [&](SyntaxNode C, TSFieldId) {
     if (kindOf(C) != G.Comment)
       Parts.push_back(C);
   });
   if (Parts.size() != 3) {
-    for (TSNode X : Parts)
+    for (SyntaxNode X : Parts)
       expr(X);
     return constant(N);
   }

@@ -70,7 +70,7 @@ public:
   void build(llvm::ThreadPoolInterface *Pool = nullptr);
   /// The class an annotation names: `C`, `"C"`, `Optional[C]`, `C | None`,
   /// elements of `list[C]`, values of `dict[K, C]`.
-  TypeInfo annotation(int Mod, TSNode Ann,
+  TypeInfo annotation(int Mod, SyntaxNode Ann,
                       const std::unordered_map<std::string, std::string>
                           *LocalImports = nullptr) const;
   /// Attribute Name of an instance of C (or of its bases).
@@ -98,11 +98,11 @@ private:
 /// and annotation.
 struct ParamDecl {
   std::string Name; ///< As spelled ("x", "*args", "*").
-  TSNode Type{};    ///< The annotation, or a null node.
+  SyntaxNode Type{};    ///< The annotation, or a null node.
 };
-std::vector<ParamDecl> paramDecls(TSNode Params, std::string_view Src);
+std::vector<ParamDecl> paramDecls(SyntaxNode Params, std::string_view Src);
 /// Whether a decorated_definition carries the decorator Name.
-bool hasDecorator(TSNode Decorated, std::string_view Src, llvm::StringRef Name);
+bool hasDecorator(SyntaxNode Decorated, std::string_view Src, llvm::StringRef Name);
 
 /// A callable held in a variable: an in-tree function, maybe bound to a
 /// receiver (a bound method) or to leading arguments (functools.partial).
@@ -139,8 +139,8 @@ template <typename T, typename U> void addUnique(T &Vec, const U &X) {
 
 /// An argument of a call as written.
 struct CallArg {
-  TSNode Whole{}; ///< With its keyword.
-  TSNode Value{};
+  SyntaxNode Whole{}; ///< With its keyword.
+  SyntaxNode Value{};
   std::string Keyword;
   bool Splat = false;
   engine::VarId V = engine::NoVar;
@@ -154,100 +154,100 @@ public:
 
 private:
   // --- statements (LowerStmt.cpp) -------------------------------------
-  void block(TSNode Block);
-  void stmt(TSNode S, TSNode Next);
-  void ifChain(TSNode If);
-  void forLoop(TSNode S);
-  void whileLoop(TSNode S);
-  void tryStmt(TSNode S);
-  void withStmt(TSNode S, TSNode Next);
-  void returnStmt(TSNode S);
-  void raiseStmt(TSNode S);
-  void deleteStmt(TSNode S);
-  void importStmt(TSNode S);
-  void matchStmt(TSNode S);
+  void block(SyntaxNode Block);
+  void stmt(SyntaxNode S, SyntaxNode Next);
+  void ifChain(SyntaxNode If);
+  void forLoop(SyntaxNode S);
+  void whileLoop(SyntaxNode S);
+  void tryStmt(SyntaxNode S);
+  void withStmt(SyntaxNode S, SyntaxNode Next);
+  void returnStmt(SyntaxNode S);
+  void raiseStmt(SyntaxNode S);
+  void deleteStmt(SyntaxNode S);
+  void importStmt(SyntaxNode S);
+  void matchStmt(SyntaxNode S);
   /// Close the regions opened since depth Depth (a return, raise, break or
   /// continue leaves them).
   void leaveRegions(size_t Depth, engine::SrcLoc At);
 
   // --- expressions (LowerExpr.cpp) ------------------------------------
-  engine::VarId expr(TSNode N);
-  engine::VarId exprKind(TSNode N);
-  engine::VarId name(TSNode N);
-  engine::VarId attribute(TSNode N);
-  engine::VarId subscript(TSNode N);
-  engine::VarId literal(TSNode N);
-  engine::VarId dictionary(TSNode N);
-  engine::VarId comprehension(TSNode N);
-  engine::VarId conditional(TSNode N);
-  engine::VarId boolValue(TSNode N);
+  engine::VarId expr(SyntaxNode N);
+  engine::VarId exprKind(SyntaxNode N);
+  engine::VarId name(SyntaxNode N);
+  engine::VarId attribute(SyntaxNode N);
+  engine::VarId subscript(SyntaxNode N);
+  engine::VarId literal(SyntaxNode N);
+  engine::VarId dictionary(SyntaxNode N);
+  engine::VarId comprehension(SyntaxNode N);
+  engine::VarId conditional(SyntaxNode N);
+  engine::VarId boolValue(SyntaxNode N);
   /// Branch to T when N holds, else to F (short-circuit `and`/`or`/`not`).
-  void cond(TSNode N, uint32_t T, uint32_t F);
+  void cond(SyntaxNode N, uint32_t T, uint32_t F);
   /// cond() for a statement's condition: its branches are at the whole
   /// condition (`not ctx.capturing`), where today's notes put a predicate
   /// region's begin.
-  void condition(TSNode N, uint32_t T, uint32_t F);
-  engine::SrcLoc branchLoc(TSNode N) const;
+  void condition(SyntaxNode N, uint32_t T, uint32_t F);
+  engine::SrcLoc branchLoc(SyntaxNode N) const;
   /// A Test for a comparison it can read, or NoVar.
-  engine::VarId comparisonTest(TSNode N, bool &Negated);
-  void assign(TSNode Target, engine::VarId V);
-  void bindName(const std::string &Name, engine::VarId V, TSNode At);
+  engine::VarId comparisonTest(SyntaxNode N, bool &Negated);
+  void assign(SyntaxNode Target, engine::VarId V);
+  void bindName(const std::string &Name, engine::VarId V, SyntaxNode At);
   /// Bind a loop / comprehension target to an element of Iter's value.
-  void bindElement(TSNode Target, engine::VarId Iter, TSNode At);
-  std::string constKey(TSNode Sub) const;
+  void bindElement(SyntaxNode Target, engine::VarId Iter, SyntaxNode At);
+  std::string constKey(SyntaxNode Sub) const;
   /// Whether a key names a layer (`layer_id`, `self.layer_name`).
-  bool namesLayer(TSNode Key) const;
-  engine::VarId globalRead(const std::string &Qual, TSNode At);
+  bool namesLayer(SyntaxNode Key) const;
+  engine::VarId globalRead(const std::string &Qual, SyntaxNode At);
   /// Whether a proper prefix of Dotted names a module global
   /// (`mod.CACHE.get`): the rest is read through that object.
   bool throughGlobal(const std::string &Dotted);
   engine::VarId local(const std::string &Name);
-  void copyTo(engine::VarId Dst, engine::VarId From, TSNode At);
+  void copyTo(engine::VarId Dst, engine::VarId From, SyntaxNode At);
   /// Branch on a value's truth: a Test's, or `x` is not None.
-  void branchOn(engine::VarId V, TSNode N, uint32_t T, uint32_t F);
+  void branchOn(engine::VarId V, SyntaxNode N, uint32_t T, uint32_t F);
   void throwOut(engine::SrcLoc At);
 
   // --- calls (LowerCall.cpp) ------------------------------------------
-  engine::VarId call(TSNode N);
-  engine::VarId callOne(TSNode N, engine::VarId CalleeV);
-  std::vector<CallArg> callArgs(TSNode Args);
+  engine::VarId call(SyntaxNode N);
+  engine::VarId callOne(SyntaxNode N, engine::VarId CalleeV);
+  std::vector<CallArg> callArgs(SyntaxNode Args);
   bool containerMethod(const std::string &Method, engine::VarId Recv,
-                       TSNode RecvNode, std::vector<CallArg> &As, TSNode N,
+                       SyntaxNode RecvNode, std::vector<CallArg> &As, SyntaxNode N,
                        engine::VarId &Out);
-  engine::VarId weakRef(std::vector<CallArg> &As, TSNode N,
+  engine::VarId weakRef(std::vector<CallArg> &As, SyntaxNode N,
                         const std::string &Spelled);
   engine::VarId construct(engine::ClassId C, std::vector<CallArg> &As,
-                          TSNode N, const std::string &Spelled);
+                          SyntaxNode N, const std::string &Spelled);
   engine::Inst &emitCall(engine::VarId Dst, const std::vector<FnRef> &Refs,
-                         std::vector<CallArg> &As, TSNode N,
+                         std::vector<CallArg> &As, SyntaxNode N,
                          const std::string &Spelled);
   /// A call of C++ functions bound into Python (engine/Link.h), or NoVar
   /// when Qual names none.
   engine::VarId boundCall(const std::string &Qual, std::vector<CallArg> &As,
-                          TSNode N, const std::string &Spelled);
+                          SyntaxNode N, const std::string &Spelled);
   engine::CallTarget target(const FnRef &R, const std::vector<CallArg> &As);
-  engine::VarId externalOp(std::vector<CallArg> &As, TSNode N,
+  engine::VarId externalOp(std::vector<CallArg> &As, SyntaxNode N,
                            const std::string &Spelled, bool NoMemory);
   engine::VarId inPlaceOp(engine::VarId Recv, std::vector<CallArg> &As,
-                          TSNode N, const std::string &Spelled);
+                          SyntaxNode N, const std::string &Spelled);
   /// A `Use` of each argument that is not a literal.
   void useArgs(const std::vector<CallArg> &As, const std::string &Spelled);
   /// A number, string, True, False or None: no memory.
-  bool isLiteral(TSNode Value) const;
+  bool isLiteral(SyntaxNode Value) const;
   void lowerArgs(std::vector<CallArg> &As);
 
   // --- helpers ---------------------------------------------------------
-  engine::SrcLoc loc(TSNode N) const;
-  engine::SrcLoc endLoc(TSNode N) const;
+  engine::SrcLoc loc(SyntaxNode N) const;
+  engine::SrcLoc endLoc(SyntaxNode N) const;
   engine::VarId temp() { return newVar(std::string()); }
   engine::VarId newVar(std::string Name);
-  engine::VarId constant(TSNode At);
-  engine::Inst &emit(engine::Op K, TSNode At) { return B.emit(K, loc(At)); }
+  engine::VarId constant(SyntaxNode At);
+  engine::Inst &emit(engine::Op K, SyntaxNode At) { return B.emit(K, loc(At)); }
   VarInfo &info(engine::VarId V) { return Info[size_t(V)]; }
   void merge(engine::VarId Into, engine::VarId From);
   void addClass(engine::VarId V, TypeInfo T);
-  std::string text(TSNode N) const { return std::string(textOf(N, Src)); }
-  std::string key(TSNode N) const { return keyOf(N, Src); }
+  std::string text(SyntaxNode N) const { return std::string(textOf(N, Src)); }
+  std::string key(SyntaxNode N) const { return keyOf(N, Src); }
   Resolved resolve(const std::string &Dotted) {
     return P.resolve(Mod, Dotted, LocalImports.empty() ? nullptr : &LocalImports);
   }
@@ -255,9 +255,9 @@ private:
     return Scoped.count(N) ||
            (!FnIsModule && LocalNames.count(N) && !GlobalDecl.count(N));
   }
-  bool isSelf(TSNode N) const;
-  void collectLocals(TSNode Body);
-  void collectTargets(TSNode T);
+  bool isSelf(SyntaxNode N) const;
+  void collectLocals(SyntaxNode Body);
+  void collectTargets(SyntaxNode T);
   bool workspaceName(const std::string &Name) const;
   /// When V was just allocated as a tensor, an allocation bound to a
   /// workspace name (docs/engine.md) makes it a workspace.
@@ -298,7 +298,7 @@ private:
   std::map<std::pair<uint32_t, size_t>, Sizing> AllocSizing;
   /// A slot keyed by every parameter that sized the memory stored there
   /// (`ws[n] = torch.empty(n, 4096)`) holds the size its key asks for.
-  void keyCarriesSize(engine::VarId V, TSNode Subscript);
+  void keyCarriesSize(engine::VarId V, SyntaxNode Subscript);
 
   /// Open regions, innermost last: what a return or raise closes.
   struct OpenRegion {
@@ -308,7 +308,7 @@ private:
     /// catalog's (Kind and Key unused), but obj's `__exit__` (these methods,
     /// bound to obj) runs wherever the block is left.
     std::vector<FnRef> Exit;
-    TSNode Item{};
+    SyntaxNode Item{};
   };
   /// The in-tree methods Method of Obj's classes, bound to Obj (a
   /// classmethod to its class).

@@ -13,20 +13,20 @@ using namespace tether::python;
 using engine::Op;
 using engine::VarId;
 
-void FnLowerer::block(TSNode Block) {
-  std::vector<TSNode> Stmts;
-  eachChild(Block, true, [&](TSNode S, TSFieldId) {
+void FnLowerer::block(SyntaxNode Block) {
+  std::vector<SyntaxNode> Stmts;
+  eachChild(Block, true, [&](SyntaxNode S, TSFieldId) {
     if (kindOf(S) != G.Comment)
       Stmts.push_back(S);
   });
   for (size_t I = 0; I < Stmts.size(); ++I)
-    stmt(Stmts[I], I + 1 < Stmts.size() ? Stmts[I + 1] : TSNode{});
+    stmt(Stmts[I], I + 1 < Stmts.size() ? Stmts[I + 1] : SyntaxNode{});
 }
 
-void FnLowerer::stmt(TSNode S, TSNode Next) {
+void FnLowerer::stmt(SyntaxNode S, SyntaxNode Next) {
   TSSymbol K = kindOf(S);
   if (K == G.ExprStmt) {
-    eachChild(S, true, [&](TSNode X, TSFieldId) {
+    eachChild(S, true, [&](SyntaxNode X, TSFieldId) {
       if (kindOf(X) != G.Comment)
         expr(X);
     });
@@ -53,21 +53,21 @@ void FnLowerer::stmt(TSNode S, TSNode Next) {
     leaveRegions(Lp.RegionDepth, loc(S));
     B.jump(K == G.Break ? Lp.Break : Lp.Continue, loc(S));
   } else if (K == G.Global) {
-    eachChild(S, true, [&](TSNode X, TSFieldId) {
+    eachChild(S, true, [&](SyntaxNode X, TSFieldId) {
       if (kindOf(X) == G.Identifier)
         GlobalDecl.insert(text(X));
     });
   } else if (K == G.Import || K == G.ImportFrom) {
     importStmt(S);
   } else if (K == G.Assert) {
-    TSNode C = firstChildOf(S);
+    SyntaxNode C = firstChildOf(S);
     uint32_t Ok = B.block(), Fail = B.block();
     condition(C, Ok, Fail);
     B.setBlock(Fail);
     throwOut(loc(S));
     B.setBlock(Ok);
   } else if (K == G.FunctionDef || K == G.DecoratedDef) {
-    TSNode Def = K == G.DecoratedDef ? fieldOf(S, G.FDefinition) : S;
+    SyntaxNode Def = K == G.DecoratedDef ? fieldOf(S, G.FDefinition) : S;
     std::string Name = text(fieldOf(Def, G.FName));
     auto It = Fn.Nested.find(Name);
     if (FnIsModule || kindOf(Def) != G.FunctionDef || It == Fn.Nested.end())
@@ -85,23 +85,23 @@ void FnLowerer::stmt(TSNode S, TSNode Next) {
   } else {
     // Anything else (type aliases, statements of an error): its
     // expressions, for their calls.
-    eachChild(S, true, [&](TSNode X, TSFieldId) {
+    eachChild(S, true, [&](SyntaxNode X, TSFieldId) {
       if (kindOf(X) != G.Block && kindOf(X) != G.Comment)
         expr(X);
     });
   }
 }
 
-void FnLowerer::ifChain(TSNode If) {
+void FnLowerer::ifChain(SyntaxNode If) {
   // `if`, then each `elif` in turn, in a loop: a chain of thousands of
   // clauses is one statement.
-  std::vector<TSNode> Alts;
-  eachChild(If, true, [&](TSNode C, TSFieldId F) {
+  std::vector<SyntaxNode> Alts;
+  eachChild(If, true, [&](SyntaxNode C, TSFieldId F) {
     if (F == G.FAlternative)
       Alts.push_back(C);
   });
   uint32_t Join = B.block();
-  TSNode CondN = fieldOf(If, G.FCondition), Conseq = fieldOf(If, G.FConsequence);
+  SyntaxNode CondN = fieldOf(If, G.FCondition), Conseq = fieldOf(If, G.FConsequence);
   for (size_t AltIdx = 0;;) {
     uint32_t T = B.block(), F = B.block();
     condition(CondN, T, F);
@@ -112,7 +112,7 @@ void FnLowerer::ifChain(TSNode If) {
     B.setBlock(F);
     if (AltIdx >= Alts.size())
       break;
-    TSNode A = Alts[AltIdx++];
+    SyntaxNode A = Alts[AltIdx++];
     if (kindOf(A) != G.Elif) {
       block(fieldOf(A, G.FBody));
       break;
@@ -125,7 +125,7 @@ void FnLowerer::ifChain(TSNode If) {
   B.setBlock(Join);
 }
 
-void FnLowerer::forLoop(TSNode S) {
+void FnLowerer::forLoop(SyntaxNode S) {
   VarId Iter = expr(fieldOf(S, G.FRight));
   uint32_t Head = B.block(), Body = B.block(), Exit = B.block(),
            After = B.block();
@@ -134,7 +134,7 @@ void FnLowerer::forLoop(TSNode S) {
   VarId More = constant(S); // another element: not known here
   B.branch(More, Body, Exit, loc(S));
   B.setBlock(Body);
-  TSNode Target = fieldOf(S, G.FLeft);
+  SyntaxNode Target = fieldOf(S, G.FLeft);
   bindElement(Target, Iter, Target);
   Loops.push_back({Head, After, Regions.size()});
   block(fieldOf(S, G.FBody));
@@ -142,15 +142,15 @@ void FnLowerer::forLoop(TSNode S) {
   if (!B.terminated())
     B.jump(Head);
   B.setBlock(Exit);
-  TSNode Else = fieldOf(S, G.FAlternative);
-  if (!ts_node_is_null(Else))
+  SyntaxNode Else = fieldOf(S, G.FAlternative);
+  if (!isNull(Else))
     block(fieldOf(Else, G.FBody));
   if (!B.terminated())
     B.jump(After);
   B.setBlock(After);
 }
 
-void FnLowerer::whileLoop(TSNode S) {
+void FnLowerer::whileLoop(SyntaxNode S) {
   uint32_t Head = B.block(), Body = B.block(), Exit = B.block(),
            After = B.block();
   B.jump(Head);
@@ -163,8 +163,8 @@ void FnLowerer::whileLoop(TSNode S) {
   if (!B.terminated())
     B.jump(Head);
   B.setBlock(Exit);
-  TSNode Else = fieldOf(S, G.FAlternative);
-  if (!ts_node_is_null(Else))
+  SyntaxNode Else = fieldOf(S, G.FAlternative);
+  if (!isNull(Else))
     block(fieldOf(Else, G.FBody));
   if (!B.terminated())
     B.jump(After);
@@ -181,14 +181,14 @@ void FnLowerer::throwOut(engine::SrcLoc At) {
   B.raise(At);
 }
 
-void FnLowerer::tryStmt(TSNode S) {
+void FnLowerer::tryStmt(SyntaxNode S) {
   // The body may raise before any of it ran and after all of it (and
   // anywhere between: the engine joins both ends); each handler may take
   // the exception; one `finally` block serves the normal and the
   // exceptional exits, and leaves by either.
-  TSNode Else{}, Finally{};
-  std::vector<TSNode> Excepts;
-  eachChild(S, true, [&](TSNode C, TSFieldId) {
+  SyntaxNode Else{}, Finally{};
+  std::vector<SyntaxNode> Excepts;
+  eachChild(S, true, [&](SyntaxNode C, TSFieldId) {
     TSSymbol K = kindOf(C);
     if (K == G.Except || K == G.ExceptGroup)
       Excepts.push_back(C);
@@ -207,7 +207,7 @@ void FnLowerer::tryStmt(TSNode S) {
     uint32_t Normal = B.block();
     B.branch(constant(S), Normal, Dispatch, loc(S));
     B.setBlock(Normal);
-    if (!ts_node_is_null(Else))
+    if (!isNull(Else))
       block(fieldOf(Else, G.FBody));
     if (!B.terminated())
       B.jump(Fin);
@@ -216,13 +216,13 @@ void FnLowerer::tryStmt(TSNode S) {
   // A raise inside a handler (or an exception no handler takes) runs the
   // finally block on its way out.
   uint32_t Unhandled = B.block();
-  if (!ts_node_is_null(Finally))
+  if (!isNull(Finally))
     Handlers.push_back({Unhandled, Regions.size()});
-  for (TSNode E : Excepts) {
+  for (SyntaxNode E : Excepts) {
     uint32_t Take = B.block(), Next = B.block();
     B.branch(constant(E), Take, Next, loc(E));
     B.setBlock(Take);
-    eachChild(E, true, [&](TSNode X, TSFieldId) {
+    eachChild(E, true, [&](SyntaxNode X, TSFieldId) {
       TSSymbol K = kindOf(X);
       if (K == G.Block)
         block(X);
@@ -233,11 +233,11 @@ void FnLowerer::tryStmt(TSNode S) {
       B.jump(Fin);
     B.setBlock(Next);
   }
-  if (!ts_node_is_null(Finally))
+  if (!isNull(Finally))
     Handlers.pop_back();
   B.jump(Unhandled);
   B.setBlock(Unhandled);
-  if (ts_node_is_null(Finally)) {
+  if (isNull(Finally)) {
     throwOut(loc(S));
     B.setBlock(Fin);
     return;
@@ -248,7 +248,7 @@ void FnLowerer::tryStmt(TSNode S) {
   B.setBlock(Fin);
   B.jump(FinBody);
   B.setBlock(FinBody);
-  eachChild(Finally, true, [&](TSNode X, TSFieldId) {
+  eachChild(Finally, true, [&](SyntaxNode X, TSFieldId) {
     if (kindOf(X) == G.Block)
       block(X);
   });
@@ -261,15 +261,15 @@ void FnLowerer::tryStmt(TSNode S) {
   B.setBlock(After);
 }
 
-void FnLowerer::withStmt(TSNode S, TSNode Next) {
+void FnLowerer::withStmt(SyntaxNode S, SyntaxNode Next) {
   size_t Depth = Regions.size();
-  eachChild(S, true, [&](TSNode Clause, TSFieldId) {
+  eachChild(S, true, [&](SyntaxNode Clause, TSFieldId) {
     if (kindOf(Clause) != G.WithClause)
       return;
-    eachChild(Clause, true, [&](TSNode Item, TSFieldId) {
+    eachChild(Clause, true, [&](SyntaxNode Item, TSFieldId) {
       if (kindOf(Item) != G.WithItem)
         return;
-      TSNode V = fieldOf(Item, G.FValue), Alias{};
+      SyntaxNode V = fieldOf(Item, G.FValue), Alias{};
       if (kindOf(V) == G.AsPattern) {
         Alias = firstChildOf(fieldOf(V, G.FAlias));
         V = firstChildOf(V);
@@ -325,14 +325,14 @@ void FnLowerer::withStmt(TSNode S, TSNode Next) {
           Regions.push_back(std::move(R));
         }
       }
-      if (!ts_node_is_null(Alias))
+      if (!isNull(Alias))
         assign(Alias, Bound != engine::NoVar ? Bound : Val);
     });
   });
   block(fieldOf(S, G.FBody));
   // Where the region ends for the notes: the next statement, or the end
   // of the `with` when it is its block's last.
-  engine::SrcLoc End = ts_node_is_null(Next) ? endLoc(S) : loc(Next);
+  engine::SrcLoc End = isNull(Next) ? endLoc(S) : loc(Next);
   if (!B.terminated())
     leaveRegions(Depth, End);
   Regions.resize(Depth);
@@ -353,30 +353,30 @@ void FnLowerer::leaveRegions(size_t Depth, engine::SrcLoc At) {
   }
 }
 
-void FnLowerer::returnStmt(TSNode S) {
-  TSNode X = firstChildOf(S);
-  VarId V = ts_node_is_null(X) || kindOf(X) == G.Comment ? engine::NoVar : expr(X);
+void FnLowerer::returnStmt(SyntaxNode S) {
+  SyntaxNode X = firstChildOf(S);
+  VarId V = isNull(X) || kindOf(X) == G.Comment ? engine::NoVar : expr(X);
   leaveRegions(0, loc(S));
   B.ret(V, loc(S));
 }
 
-void FnLowerer::raiseStmt(TSNode S) {
-  eachChild(S, true, [&](TSNode X, TSFieldId) {
+void FnLowerer::raiseStmt(SyntaxNode S) {
+  eachChild(S, true, [&](SyntaxNode X, TSFieldId) {
     if (kindOf(X) != G.Comment)
       expr(X);
   });
   throwOut(loc(S));
 }
 
-void FnLowerer::deleteStmt(TSNode S) {
-  std::vector<TSNode> Targets;
-  eachChild(S, true, [&](TSNode C, TSFieldId) {
+void FnLowerer::deleteStmt(SyntaxNode S) {
+  std::vector<SyntaxNode> Targets;
+  eachChild(S, true, [&](SyntaxNode C, TSFieldId) {
     if (kindOf(C) == G.ExpressionList)
-      eachChild(C, true, [&](TSNode D, TSFieldId) { Targets.push_back(D); });
+      eachChild(C, true, [&](SyntaxNode D, TSFieldId) { Targets.push_back(D); });
     else if (kindOf(C) != G.Comment)
       Targets.push_back(C);
   });
-  for (TSNode T : Targets) {
+  for (SyntaxNode T : Targets) {
     T = stripParens(T);
     TSSymbol K = kindOf(T);
     if (K == G.Identifier) {
@@ -392,7 +392,7 @@ void FnLowerer::deleteStmt(TSNode S) {
     } else if (K == G.Subscript) {
       VarId Base = expr(fieldOf(T, G.FValue));
       std::string Key;
-      TSNode Sub = fieldOf(T, G.FSubscript);
+      SyntaxNode Sub = fieldOf(T, G.FSubscript);
       Key = constKey(Sub);
       if (Key.empty())
         expr(Sub);
@@ -412,13 +412,13 @@ void FnLowerer::deleteStmt(TSNode S) {
   }
 }
 
-void FnLowerer::importStmt(TSNode S) {
+void FnLowerer::importStmt(SyntaxNode S) {
   if (FnIsModule)
     return; // the module's imports are its index's (Package::resolve)
   // A function-level import binds names for this function only (vLLM
   // Ascend imports lazily).
   if (kindOf(S) == G.Import) {
-    eachChild(S, true, [&](TSNode N, TSFieldId F) {
+    eachChild(S, true, [&](SyntaxNode N, TSFieldId F) {
       if (F != G.FName)
         return;
       if (kindOf(N) == G.AliasedImport) {
@@ -432,7 +432,7 @@ void FnLowerer::importStmt(TSNode S) {
     return;
   }
   std::string Base = importFromModule(S, Src, M.Name, M.IsPackage);
-  eachChild(S, true, [&](TSNode N, TSFieldId F) {
+  eachChild(S, true, [&](SyntaxNode N, TSFieldId F) {
     if (F != G.FName)
       return;
     if (kindOf(N) == G.AliasedImport)
@@ -443,12 +443,12 @@ void FnLowerer::importStmt(TSNode S) {
   });
 }
 
-void FnLowerer::matchStmt(TSNode S) {
+void FnLowerer::matchStmt(SyntaxNode S) {
   // Each case may be the one taken; patterns bind nothing we follow.
-  std::vector<TSNode> Cases;
-  eachChild(S, true, [&](TSNode C, TSFieldId F) {
+  std::vector<SyntaxNode> Cases;
+  eachChild(S, true, [&](SyntaxNode C, TSFieldId F) {
     if (F == G.FBody || kindOf(C) == G.Block)
-      eachChild(C, true, [&](TSNode X, TSFieldId) {
+      eachChild(C, true, [&](SyntaxNode X, TSFieldId) {
         if (kindOf(X) != G.Comment)
           Cases.push_back(X);
       });
@@ -456,11 +456,11 @@ void FnLowerer::matchStmt(TSNode S) {
       expr(C); // the subject
   });
   uint32_t Join = B.block();
-  for (TSNode C : Cases) {
+  for (SyntaxNode C : Cases) {
     uint32_t Take = B.block(), Next = B.block();
     B.branch(constant(C), Take, Next, loc(C));
     B.setBlock(Take);
-    eachChild(C, true, [&](TSNode X, TSFieldId) {
+    eachChild(C, true, [&](SyntaxNode X, TSFieldId) {
       if (kindOf(X) == G.Block)
         block(X);
     });

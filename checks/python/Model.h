@@ -19,7 +19,7 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
-#include <tree_sitter/api.h>
+#include "SyntaxTree.h"
 
 namespace tether::python {
 
@@ -66,7 +66,7 @@ struct SourceLayout {
 struct Function {
   std::string QualName, Name;
   int Mod = -1, Class = -1;
-  TSNode Node{};
+  SyntaxNode Node{};
   bool ModuleBody = false;
   bool BoundMethod = false; ///< First parameter is the instance.
   /// Nested deeper than the lowering may recurse (Nesting.h): lowered empty, its
@@ -79,7 +79,7 @@ struct Function {
 struct Class {
   std::string QualName, Name;
   int Mod = -1;
-  TSNode Node{};
+  SyntaxNode Node{};
   std::vector<std::string> BaseNames;
   std::vector<int> Bases;
   bool BasesResolved = false;
@@ -101,7 +101,7 @@ struct Module {
   bool Loose = false; ///< In a folder without __init__.py (ModuleId::Loose).
   std::string Source;
   SourceLayout Layout;
-  TSTree *Tree = nullptr;
+  SyntaxTree *Tree = nullptr;
   /// When set, Tree is a kept text's own (PackageCache.h), shared read-only
   /// with later analyses and their indexes: it is not the module's to
   /// delete.
@@ -179,15 +179,15 @@ struct Package {
   /// The method Name of class C or its in-tree bases, or -1.
   int findMethod(int C, const std::string &Name, bool SkipSelf = false);
   Location loc(Pos P) const;
-  Pos pos(int Mod, TSNode N) const;
+  Pos pos(int Mod, SyntaxNode N) const;
 
 private:
   Resolved canonical(const std::string &Qual, int Depth);
-  void indexBlock(int Mod, TSNode Block, int Class, const std::string &Prefix,
+  void indexBlock(int Mod, SyntaxNode Block, int Class, const std::string &Prefix,
                   bool TopLevel, IndexOut &O) const;
   /// Decorated: the decorated_definition around Def, or a null node (handed
   /// down: asking Def for its parent walks down from the root).
-  int addFunction(int Mod, TSNode Def, TSNode Decorated, int Class,
+  int addFunction(int Mod, SyntaxNode Def, SyntaxNode Decorated, int Class,
                   const std::string &Prefix, IndexOut &O) const;
 };
 

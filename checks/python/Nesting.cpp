@@ -6,20 +6,20 @@
 
 using namespace tether::python;
 
-NestingLevel NestingLevel::child(TSNode C) const {
+NestingLevel NestingLevel::child(SyntaxNode C) const {
   const Grammar &G = Grammar::get();
   TSSymbol K = kindOf(C);
   // Past the budget the scope stays the one that went too deep (no
   // function or class lies there: statements nest at most 100 deep,
   // Validate.cpp, far less than MaxNesting levels of the tree).
   if (!tooDeep() && (K == G.FunctionDef || K == G.ClassDef))
-    return {C.id, 0};
+    return {C.id(), 0};
   return {Scope, Depth + 1};
 }
 
-std::unordered_set<const void *> tether::python::tooDeepScopes(TSNode Root) {
+std::unordered_set<const void *> tether::python::tooDeepScopes(SyntaxNode Root) {
   struct Item {
-    TSNode N;
+    SyntaxNode N;
     NestingLevel L;
   };
   std::unordered_set<const void *> Out;
@@ -31,7 +31,7 @@ std::unordered_set<const void *> tether::python::tooDeepScopes(TSNode Root) {
       Out.insert(It.L.Scope);
       continue; // the scope is not analysed: nothing below matters
     }
-    eachChild(It.N, true, [&](TSNode C, TSFieldId) {
+    eachChild(It.N, true, [&](SyntaxNode C, TSFieldId) {
       Work.push_back({C, It.L.child(C)});
     });
   }

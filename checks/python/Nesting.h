@@ -24,17 +24,14 @@
 #define TETHER_PYTHON_NESTING_H
 
 #include <unordered_set>
-#include <tree_sitter/api.h>
+#include "SyntaxTree.h"
 
 namespace tether::python {
 
 inline constexpr unsigned MaxNesting = 400;
 
-/// The key of a module's top level in tooDeepScopes' set. Not the root
-/// node's id: that is the address of the root inside its TSTree, so each
-/// copy of a tree (ts_tree_copy, as the language server's kept trees are
-/// handed out) has its own, where every other node's id points into the
-/// subtrees the copies share.
+/// The key of a module's top level in tooDeepScopes' set (every other
+/// scope is keyed by its node's id).
 inline constexpr const void *TopLevelScope = nullptr;
 
 /// Where a node sits for the budget: its scope (as keyed in tooDeepScopes'
@@ -45,14 +42,14 @@ struct NestingLevel {
   unsigned Depth = 0;
   bool tooDeep() const { return Depth > MaxNesting; }
   /// The level of C, a child of the node at this level.
-  NestingLevel child(TSNode C) const;
+  NestingLevel child(SyntaxNode C) const;
 };
 
 /// The scopes under Root (function_definition and class_definition nodes
 /// by their ids, and TopLevelScope for Root's own level) in which some node
 /// lies more than MaxNesting levels below the scope's own node; nested
 /// functions and classes are scopes of their own.
-std::unordered_set<const void *> tooDeepScopes(TSNode Root);
+std::unordered_set<const void *> tooDeepScopes(SyntaxNode Root);
 
 } // namespace tether::python
 

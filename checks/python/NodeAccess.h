@@ -19,29 +19,29 @@ namespace tether::python {
 /// 0xFFFF is ERROR).
 inline constexpr TSSymbol NoKind = 0xFFFE;
 
-inline TSSymbol kindOf(TSNode N) {
-  return ts_node_is_null(N) ? NoKind : ts_node_symbol(N);
+inline TSSymbol kindOf(SyntaxNode N) {
+  return isNull(N) ? NoKind : symbolOf(N);
 }
 
-inline TSNode fieldOf(TSNode N, TSFieldId F) {
-  return ts_node_is_null(N) ? TSNode{} : ts_node_child_by_field_id(N, F);
+inline SyntaxNode fieldOf(SyntaxNode N, TSFieldId F) {
+  return isNull(N) ? SyntaxNode{} : childByField(N, F);
 }
 
-inline std::string_view textOf(TSNode N, std::string_view Src) {
-  return ts_node_is_null(N) ? std::string_view() : nodeText(N, Src);
+inline std::string_view textOf(SyntaxNode N, std::string_view Src) {
+  return isNull(N) ? std::string_view() : nodeText(N, Src);
 }
 
-template <typename Fn> void eachChild(TSNode N, bool NamedOnly, Fn &&F) {
-  if (!ts_node_is_null(N))
+template <typename Fn> void eachChild(SyntaxNode N, bool NamedOnly, Fn &&F) {
+  if (!isNull(N))
     forEachChild(N, NamedOnly, F);
 }
 
-inline TSNode firstChildOf(TSNode N) {
-  return ts_node_is_null(N) ? TSNode{} : firstNamedChild(N);
+inline SyntaxNode firstChildOf(SyntaxNode N) {
+  return isNull(N) ? SyntaxNode{} : firstNamedChild(N);
 }
 
-inline std::string keyOf(TSNode N, std::string_view Src) {
-  return ts_node_is_null(N) ? std::string() : exprKey(N, Src);
+inline std::string keyOf(SyntaxNode N, std::string_view Src) {
+  return isNull(N) ? std::string() : exprKey(N, Src);
 }
 
 } // namespace tether::python

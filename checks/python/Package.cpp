@@ -18,7 +18,7 @@ using namespace tether::python;
 Package::~Package() {
   for (auto &M : Modules)
     if (M->Tree && !M->TreeOwner)
-      ts_tree_delete(M->Tree);
+      delete M->Tree;
 }
 
 static bool isIdentifier(llvm::StringRef S) {
@@ -94,8 +94,8 @@ ModuleId tether::python::moduleIdFor(const std::string &Path) {
   return Id;
 }
 
-Pos Package::pos(int Mod, TSNode N) const {
-  TSPoint P = ts_node_start_point(N);
+Pos Package::pos(int Mod, SyntaxNode N) const {
+  TSPoint P = startPoint(N);
   Pos R;
   R.Mod = Mod;
   R.Row = P.row;
@@ -113,17 +113,17 @@ Location Package::loc(Pos P) const {
   return L;
 }
 
-static void collectParams(TSNode Params, std::string_view Src,
+static void collectParams(SyntaxNode Params, std::string_view Src,
                           std::vector<std::string> &Out) {
   const Grammar &G = Grammar::get();
-  eachChild(Params, true, [&](TSNode P, TSFieldId) {
+  eachChild(Params, true, [&](SyntaxNode P, TSFieldId) {
     TSSymbol S = kindOf(P);
     if (S == G.Identifier) {
       Out.emplace_back(textOf(P, Src));
     } else if (S == G.DefaultParam || S == G.TypedDefaultParam) {
       Out.emplace_back(textOf(fieldOf(P, G.FName), Src));
     } else if (S == G.TypedParam) {
-      TSNode In = firstChildOf(P);
+      SyntaxNode In = firstChildOf(P);
       if (kindOf(In) == G.Identifier)
         Out.emplace_back(textOf(In, Src));
       else
@@ -151,12 +151,12 @@ static bool mayDefine(std::string_view Text) {
 }
 
 /// The problem of a scope left out for its nesting (Nesting.h).
-static std::string tooDeep(TSNode Scope, const std::string &What) {
-  return What + " at line " + std::to_string(ts_node_start_point(Scope).row + 1) +
+static std::string tooDeep(SyntaxNode Scope, const std::string &What) {
+  return What + " at line " + std::to_string(startPoint(Scope).row + 1) +
          " is too deeply nested; not analysed";
 }
 
-int Package::addFunction(int Mod, TSNode Def, TSNode Decorated, int ClassIdx,
+int Package::addFunction(int Mod, SyntaxNode Def, SyntaxNode Decorated, int ClassIdx,
                          const std::string &Prefix, IndexOut &O) const {
   const Grammar &G = Grammar::get();
   std::string_view Src = Modules[Mod]->Source;
@@ -166,13 +166,13 @@ int Package::addFunction(int Mod, TSNode Def, TSNode Decorated, int ClassIdx,
   F.Mod = Mod;
   F.Class = ClassIdx;
   F.Node = Def;
-  F.TooDeep = O.TooDeep.count(Def.id) != 0;
+  F.TooDeep = O.TooDeep.count(Def.id()) != 0;
   if (F.TooDeep)
     O.Problems.push_back(tooDeep(Def, "function '" + F.Name + "'"));
   collectParams(fieldOf(Def, G.FParameters), Src, F.Params);
   if (ClassIdx >= 0) {
     F.BoundMethod = true;
-    eachChild(Decorated, true, [&](TSNode D, TSFieldId) {
+    eachChild(Decorated, true, [&](SyntaxNode D, TSFieldId) {
       if (kindOf(D) == G.Decorator &&
           textOf(D, Src).find("staticmethod") != std::string_view::npos)
         F.BoundMethod = false;
@@ -184,17 +184,17 @@ int Package::addFunction(int Mod, TSNode Def, TSNode Decorated, int ClassIdx,
   // A body whose text never spells the keyword holds none: most do not,
   // and walking every statement of every body was a tenth of an edit in
   // the language server.
-  TSNode Body = fieldOf(Def, G.FBody);
+  SyntaxNode Body = fieldOf(Def, G.FBody);
   if (!mayDefine(textOf(Body, Src)))
     return Index;
   std::string Inner = O.Functions[Index].QualName + ".<locals>";
-  std::vector<TSNode> Work{Body};
+  std::vector<SyntaxNode> Work{Body};
   while (!Work.empty()) {
-    TSNode B = Work.back();
+    SyntaxNode B = Work.back();
     Work.pop_back();
-    eachChild(B, true, [&](TSNode S, TSFieldId) {
+    eachChild(B, true, [&](SyntaxNode S, TSFieldId) {
       TSSymbol K = kindOf(S);
-      TSNode Decorated{};
+      SyntaxNode Decorated{};
       if (K == G.DecoratedDef)
         Decorated = S, S = fieldOf(S, G.FDefinition), K = kindOf(S);
       if (K == G.FunctionDef) {
@@ -210,15 +210,15 @@ int Package::addFunction(int Mod, TSNode Def, TSNode Decorated, int ClassIdx,
   return Index;
 }
 
-void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
+void Package::indexBlock(int Mod, SyntaxNode Block, int ClassIdx,
                          const std::string &Prefix, bool TopLevel,
                          IndexOut &O) const {
   const Grammar &G = Grammar::get();
   const Module &M = *Modules[Mod];
   std::string_view Src = M.Source;
-  eachChild(Block, true, [&](TSNode S, TSFieldId) {
+  eachChild(Block, true, [&](SyntaxNode S, TSFieldId) {
     TSSymbol K = kindOf(S);
-    TSNode Decorated{};
+    SyntaxNode Decorated{};
     if (K == G.DecoratedDef) {
       Decorated = S;
       S = fieldOf(S, G.FDefinition);
@@ -240,15 +240,15 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
       C.QualName = Prefix + "." + C.Name;
       C.Mod = Mod;
       C.Node = S;
-      TSNode Sup = fieldOf(S, G.FSuperclasses);
+      SyntaxNode Sup = fieldOf(S, G.FSuperclasses);
       // Its bases are read by recursive helpers; its methods are scopes of
       // their own and still indexed.
-      if (O.TooDeep.count(S.id)) {
+      if (O.TooDeep.count(S.id())) {
         O.Problems.push_back(tooDeep(S, "class '" + C.Name + "'"));
-        Sup = TSNode{};
+        Sup = SyntaxNode{};
       }
-      if (!ts_node_is_null(Sup))
-        eachChild(Sup, true, [&](TSNode B, TSFieldId) {
+      if (!isNull(Sup))
+        eachChild(Sup, true, [&](SyntaxNode B, TSFieldId) {
           std::string D = dottedName(B, Src);
           if (!D.empty())
             C.BaseNames.push_back(D);
@@ -261,30 +261,30 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
       return;
     }
     if (K == G.ExprStmt) {
-      TSNode A = firstChildOf(S);
-      if (ts_node_is_null(A) || kindOf(A) != G.Assignment)
+      SyntaxNode A = firstChildOf(S);
+      if (isNull(A) || kindOf(A) != G.Assignment)
         return;
-      TSNode L = fieldOf(A, G.FLeft), R = fieldOf(A, G.FRight);
+      SyntaxNode L = fieldOf(A, G.FLeft), R = fieldOf(A, G.FRight);
       if (ClassIdx >= 0) {
-        if (!ts_node_is_null(fieldOf(A, G.FType)) &&
+        if (!isNull(fieldOf(A, G.FType)) &&
             kindOf(L) == G.Identifier)
           O.Classes[ClassIdx].Fields.emplace_back(textOf(L, Src));
         return;
       }
       // Chained `a = b = value`: every target is bound to the last value.
-      std::vector<TSNode> Targets{L};
-      while (!ts_node_is_null(R) && kindOf(R) == G.Assignment) {
+      std::vector<SyntaxNode> Targets{L};
+      while (!isNull(R) && kindOf(R) == G.Assignment) {
         Targets.push_back(fieldOf(R, G.FLeft));
         R = fieldOf(R, G.FRight);
       }
-      for (TSNode T : Targets) {
+      for (SyntaxNode T : Targets) {
         if (kindOf(T) != G.Identifier)
           continue;
         std::string Name(textOf(T, Src));
         O.Globals.emplace(Name, pos(Mod, T));
-        if (!ts_node_is_null(R) && kindOf(R) == G.None)
+        if (!isNull(R) && kindOf(R) == G.None)
           O.NoneGlobals[Name] = pos(Mod, R);
-        else if (!ts_node_is_null(R))
+        else if (!isNull(R))
           O.NoneGlobals.erase(Name);
       }
       return;
@@ -292,7 +292,7 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
     if (ClassIdx >= 0)
       return;
     if (K == G.Import) {
-      eachChild(S, true, [&](TSNode N, TSFieldId F) {
+      eachChild(S, true, [&](SyntaxNode N, TSFieldId F) {
         if (F != G.FName)
           return;
         if (kindOf(N) == G.AliasedImport) {
@@ -308,7 +308,7 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
     }
     if (K == G.ImportFrom) {
       std::string Base = importFromModule(S, Src, M.Name, M.IsPackage);
-      eachChild(S, true, [&](TSNode N, TSFieldId F) {
+      eachChild(S, true, [&](SyntaxNode N, TSFieldId F) {
         if (kindOf(N) == G.WildcardImport) {
           O.StarImports.push_back(Base);
           return;
@@ -330,7 +330,7 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
     if (K == G.If || K == G.Elif || K == G.Else || K == G.Try ||
         K == G.Except || K == G.Finally || K == G.With || K == G.Block ||
         K == G.ExceptGroup || K == G.Match || K == G.CaseClause) {
-      eachChild(S, true, [&](TSNode C, TSFieldId) {
+      eachChild(S, true, [&](SyntaxNode C, TSFieldId) {
         TSSymbol CK = kindOf(C);
         if (CK == G.Block || CK == G.CaseClause)
           indexBlock(Mod, C, ClassIdx, Prefix, TopLevel, O);
@@ -344,7 +344,7 @@ void Package::indexBlock(int Mod, TSNode Block, int ClassIdx,
 
 void Package::indexModule(int Mod, IndexOut &O) const {
   const Module &M = *Modules[Mod];
-  TSNode Root = ts_tree_root_node(M.Tree);
+  SyntaxNode Root = M.Tree->root();
   O.TooDeep = M.TooDeep ? *M.TooDeep : tooDeepScopes(Root);
   indexBlock(Mod, Root, -1, M.Name, true, O);
   Function Body;

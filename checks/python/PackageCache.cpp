@@ -15,7 +15,7 @@ using namespace tether::python;
 
 PackageCache::Source::~Source() {
   if (Tree)
-    ts_tree_delete(Tree);
+    delete Tree;
 }
 
 std::vector<std::string> PackageCache::Source::imports(
@@ -125,7 +125,7 @@ PackageCache::source(const std::string &Path, Parser Parse) {
     New->TypedText = typedTextDigest(New->Tree, New->Text);
     if (!New->TooDeep) // Parse may have measured it in a walk of its own
       New->TooDeep = std::make_shared<const std::unordered_set<const void *>>(
-          tooDeepScopes(ts_tree_root_node(New->Tree)));
+          tooDeepScopes(New->Tree->root()));
   }
   // Kept where the unparsed one was, unless the text changed meanwhile.
   std::string Key = absolutePath(Path);
@@ -210,12 +210,14 @@ struct Digest {
 };
 
 /// See typedTextDigest.
-void addTypedText(Digest &D, TSNode Root, std::string_view Src) {
+void addTypedText(Digest &D, SyntaxNode Root, std::string_view Src) {
   const Grammar &G = Grammar::get();
   auto IsDef = [&](TSSymbol K) {
     return K == G.FunctionDef || K == G.ClassDef || K == G.DecoratedDef;
   };
-  eachChild(Root, true, [&](TSNode S, TSFieldId) {
+  static const TSFieldId ReturnType =
+      ts_language_field_id_for_name(G.Lang, "return_type", 11);
+  eachChild(Root, true, [&](SyntaxNode S, TSFieldId) {
     if (!IsDef(kindOf(S)) && kindOf(S) != G.Comment)
       D.add(textOf(S, Src));
   });
@@ -223,11 +225,11 @@ void addTypedText(Digest &D, TSNode Root, std::string_view Src) {
   // nowhere else (an assignment is a statement, or the right side of a
   // chained one), and walking every expression node cost as much as a
   // tenth of a cold run.
-  preorder(Root, [&](TSNode N) {
+  preorder(Root, [&](SyntaxNode N) {
     TSSymbol K = kindOf(N);
     if (K == G.FunctionDef) {
       D.add(textOf(fieldOf(N, G.FParameters), Src));
-      D.add(textOf(ts_node_child_by_field_name(N, "return_type", 11), Src));
+      D.add(textOf(fieldOf(N, ReturnType), Src));
       return true;
     }
     if (K == G.Decorator) {
@@ -235,7 +237,7 @@ void addTypedText(Digest &D, TSNode Root, std::string_view Src) {
       return false;
     }
     if (K == G.ClassDef) {
-      eachChild(fieldOf(N, G.FBody), true, [&](TSNode S, TSFieldId) {
+      eachChild(fieldOf(N, G.FBody), true, [&](SyntaxNode S, TSFieldId) {
         if (!IsDef(kindOf(S)) && kindOf(S) != G.Comment)
           D.add(textOf(S, Src));
       });
@@ -246,17 +248,17 @@ void addTypedText(Digest &D, TSNode Root, std::string_view Src) {
         D.add(textOf(N, Src));
       return K == G.Assignment; // a chained one on its right
     }
-    return ts_node_eq(N, Root) || holdsStatements(K) || K == G.ExprStmt ||
+    return N == Root || holdsStatements(K) || K == G.ExprStmt ||
            K == G.Match || K == G.CaseClause;
   });
 }
 
 } // namespace
 
-uint64_t tether::python::typedTextDigest(const TSTree *Tree,
+uint64_t tether::python::typedTextDigest(const SyntaxTree *Tree,
                                          std::string_view Src) {
   Digest D;
-  addTypedText(D, ts_tree_root_node(Tree), Src);
+  addTypedText(D, Tree->root(), Src);
   return llvm::xxh3_64bits(D.S);
 }
 

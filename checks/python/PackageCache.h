@@ -67,7 +67,7 @@ public:
     std::string Text;
     SourceLayout Layout;
     std::string Problem; ///< Unreadable, or not analysable Python.
-    TSTree *Tree = nullptr; ///< Owned here; analyses only read it.
+    SyntaxTree *Tree = nullptr; ///< Owned here; analyses only read it.
     bool Parsed = false;
     bool Readable = true; ///< False: Problem says why the file was not read.
     uint64_t Hash = 0; ///< Of Text.
@@ -154,7 +154,7 @@ private:
 /// and so are positions (a module's lowering records only its own). Kept
 /// with each parsed text: walking every tree at every edit costs as much
 /// as lowering a module.
-uint64_t typedTextDigest(const TSTree *Tree, std::string_view Src);
+uint64_t typedTextDigest(const SyntaxTree *Tree, std::string_view Src);
 /// What the lowering of one module may read of the others in an indexed
 /// package, hashed: every module's path, names, definitions (and so the
 /// numbering of functions and classes), and Typed[i], the typedTextDigest

@@ -45,7 +45,7 @@ namespace {
 
 struct Loaded {
   std::string Text;
-  TSTree *Tree = nullptr;
+  SyntaxTree *Tree = nullptr;
   std::string Problem;
   bool Readable = false; // Text could be read (it may still not parse)
   SourceLayout Layout;
@@ -105,30 +105,30 @@ std::string at(TSPoint P) {
          std::to_string(P.column + 1);
 }
 
-bool isErrorNode(TSNode N) {
-  return ts_node_symbol(N) == (TSSymbol)-1; // ts_builtin_sym_error
+bool isErrorNode(SyntaxNode N) {
+  return symbolOf(N) == (TSSymbol)-1; // ts_builtin_sym_error
 }
 
 /// A Python 2 statement (print / exec) among the statements of the tree.
-bool findPython2(TSNode Root, TSPoint &Where) {
+bool findPython2(SyntaxNode Root, TSPoint &Where) {
   const Grammar &G = Grammar::get();
-  return findAmongStatements(Root, /*IntoErrors=*/true, [&](TSNode C) {
-    TSSymbol K = ts_node_symbol(C);
+  return findAmongStatements(Root, /*IntoErrors=*/true, [&](SyntaxNode C) {
+    TSSymbol K = symbolOf(C);
     if (K != G.PrintStmt && K != G.ExecStmt)
       return false;
     // `print >> f` and `print >> f, x, ...` are also Python 3 expressions
     // (a shift of the print function, alone or first in a tuple): CPython
     // compiles them. Other print forms and exec statements are Python 2.
     bool FirstIsChevron = false, First = true;
-    forEachChild(C, true, [&](TSNode A, TSFieldId) {
-      if (First && ts_node_symbol(A) != G.Comment) {
-        FirstIsChevron = ts_node_symbol(A) == G.Chevron;
+    forEachChild(C, true, [&](SyntaxNode A, TSFieldId) {
+      if (First && symbolOf(A) != G.Comment) {
+        FirstIsChevron = symbolOf(A) == G.Chevron;
         First = false;
       }
     });
     if (K == G.PrintStmt && FirstIsChevron)
       return false;
-    Where = ts_node_start_point(C);
+    Where = startPoint(C);
     return true;
   });
 }
@@ -136,18 +136,18 @@ bool findPython2(TSNode Root, TSPoint &Where) {
 /// A compound statement whose body holds no statement (`if x:` followed by
 /// a line at the same indentation). tree-sitter's grammar accepts it as an
 /// empty block; CPython rejects the file ("expected an indented block").
-bool findEmptyBlock(TSNode Root, TSPoint &Where) {
+bool findEmptyBlock(SyntaxNode Root, TSPoint &Where) {
   const Grammar &G = Grammar::get();
-  return findAmongStatements(Root, /*IntoErrors=*/false, [&](TSNode C) {
-    if (ts_node_symbol(C) != G.Block)
+  return findAmongStatements(Root, /*IntoErrors=*/false, [&](SyntaxNode C) {
+    if (symbolOf(C) != G.Block)
       return false;
     bool HasStatement = false;
-    forEachChild(C, true, [&](TSNode S, TSFieldId) {
-      HasStatement |= ts_node_symbol(S) != G.Comment;
+    forEachChild(C, true, [&](SyntaxNode S, TSFieldId) {
+      HasStatement |= symbolOf(S) != G.Comment;
     });
     if (HasStatement)
       return false;
-    Where = ts_node_start_point(C);
+    Where = startPoint(C);
     return true;
   });
 }
@@ -157,89 +157,88 @@ bool findEmptyBlock(TSNode Root, TSPoint &Where) {
 /// the statements it could parse inside it), so its start says little:
 /// prefer, in document order, a MISSING token or an ERROR node that holds no
 /// nested error and at most two children -- the tokens that did not fit.
-TSPoint firstError(TSNode Root) {
-  std::vector<TSNode> Work{Root};
+TSPoint firstError(SyntaxNode Root) {
+  std::vector<SyntaxNode> Work{Root};
   while (!Work.empty()) {
-    TSNode N = Work.back();
+    SyntaxNode N = Work.back();
     Work.pop_back();
-    if (ts_node_is_missing(N))
-      return ts_node_start_point(N);
-    std::vector<TSNode> Bad;
-    forEachChild(N, false, [&](TSNode C, TSFieldId) {
-      if (ts_node_has_error(C) || ts_node_is_missing(C))
+    if (isMissing(N))
+      return startPoint(N);
+    std::vector<SyntaxNode> Bad;
+    forEachChild(N, false, [&](SyntaxNode C, TSFieldId) {
+      if (hasError(C) || isMissing(C))
         Bad.push_back(C);
     });
-    if (isErrorNode(N) && Bad.empty() && ts_node_child_count(N) <= 2)
-      return ts_node_start_point(N);
+    if (isErrorNode(N) && Bad.empty() && childCount(N) <= 2)
+      return startPoint(N);
     for (auto It = Bad.rbegin(); It != Bad.rend(); ++It)
       Work.push_back(*It); // first child on top: document order
   }
   // No small error: the outermost one's start.
-  TSNode N = Root;
+  SyntaxNode N = Root;
   while (true) {
-    if (isErrorNode(N) || ts_node_is_missing(N))
-      return ts_node_start_point(N);
-    TSNode Next{};
+    if (isErrorNode(N) || isMissing(N))
+      return startPoint(N);
+    SyntaxNode Next{};
     bool Found = false;
-    forEachChild(N, false, [&](TSNode C, TSFieldId) {
-      if (!Found && (ts_node_has_error(C) || ts_node_is_missing(C))) {
+    forEachChild(N, false, [&](SyntaxNode C, TSFieldId) {
+      if (!Found && (hasError(C) || isMissing(C))) {
         Next = C;
         Found = true;
       }
     });
     if (!Found)
-      return ts_node_start_point(N);
+      return startPoint(N);
     N = Next;
   }
 }
 
 /// The tree of a Python 3 text CPython would compile, or null and Problem;
 /// with the tree, its tooDeepScopes (measured by the validation's walk).
-TSTree *parseChecked(
+SyntaxTree *parseChecked(
     const std::string &Text, std::string &Problem,
     std::shared_ptr<const std::unordered_set<const void *>> &TooDeepOut) {
   // The tree may come from a rewrite that closes a grammar gap; its
   // offsets are the text's (Recovery.h).
-  TSTree *T = parseWithRecovery(threadParser(), Text);
-  if (!T) {
+  TSTree *Parsed = parseWithRecovery(threadParser(), Text);
+  if (!Parsed) {
     Problem = "the parser gave up on this file; skipped";
     return nullptr;
   }
-  TSNode Root = ts_tree_root_node(T);
+  // Flattened at once, so that the parser's memory is this thread's again
+  // for the next file.
+  std::unique_ptr<SyntaxTree> T = std::make_unique<SyntaxTree>(Parsed);
+  ts_tree_delete(Parsed);
+  SyntaxNode Root = T->root();
   TSPoint Py2;
   // Only a source that spells print or exec can hold such a statement.
   bool IsPy2 = (Text.find("print") != std::string::npos ||
                 Text.find("exec") != std::string::npos) &&
                findPython2(Root, Py2);
-  if (ts_node_has_error(Root)) {
+  if (hasError(Root)) {
     TSPoint E = firstError(Root);
     Problem = "syntax error at " + at(E) +
               (IsPy2 ? " (Python 2 source? a print statement is at " +
                            at(Py2) + "); only Python 3 is analysed"
                      : "; not analysed");
-    ts_tree_delete(T);
     return nullptr;
   }
   if (IsPy2) {
     Problem = "Python 2 source (print/exec statement at " + at(Py2) +
               "); only Python 3 is analysed";
-    ts_tree_delete(T);
     return nullptr;
   }
   TSPoint Empty;
   if (findEmptyBlock(Root, Empty)) {
     Problem = "syntax error at " + at(Empty) +
               " (expected an indented block); not analysed";
-    ts_tree_delete(T);
     return nullptr;
   }
   auto TooDeep = std::make_shared<std::unordered_set<const void *>>();
-  if (!acceptedByCPython(Root, Text, Problem, TooDeep.get())) {
-    ts_tree_delete(T);
+  if (!acceptedByCPython(Root, Text, Problem, TooDeep.get()))
     return nullptr;
-  }
   TooDeepOut = std::move(TooDeep);
-  return T;
+  return T.release();
 }
 
 void setId(const std::string &Path, ModuleIds &Ids, Loaded &L) {
@@ -298,7 +297,7 @@ void loadWithEntry(const std::string &Path, ModuleIds &Ids, Loaded &L,
   L.TypedText = typedTextDigest(L.Tree, L.Text);
   // Always, not only when imports are followed: the entry is read by runs
   // that follow them.
-  L.Imports = importedModules(ts_tree_root_node(L.Tree), L.Text, L.Name,
+  L.Imports = importedModules(L.Tree->root(), L.Text, L.Name,
                               L.IsPackage);
 }
 
@@ -719,7 +718,7 @@ static bool analyzeScanWith(const std::vector<std::string> &ScanFiles,
       if (!L.Tree)
         continue;
       auto Imported = [&] {
-        return importedModules(ts_tree_root_node(L.Tree), L.Text, L.Name,
+        return importedModules(L.Tree->root(), L.Text, L.Name,
                                L.IsPackage);
       };
       Imports[I - First] =
@@ -771,7 +770,7 @@ static bool analyzeScanWith(const std::vector<std::string> &ScanFiles,
     // A context module never shadows a named one of the same name.
     if (IsContext[I] && P.ModuleByName.count(L.Name)) {
       if (!L.Src && L.Tree)
-        ts_tree_delete(L.Tree);
+        delete L.Tree;
       continue;
     }
     auto M = std::make_unique<Module>();
@@ -888,7 +887,7 @@ static bool analyzeScanWith(const std::vector<std::string> &ScanFiles,
         R.Problems.push_back({M->Path, std::move(Msg)});
   for (auto &M : P.Modules)
     if (!M->TreeOwner)
-      Pool.async([T = M->Tree] { ts_tree_delete(T); });
+      Pool.async([T = M->Tree] { delete T; });
   for (auto &M : P.Modules) {
     M->Tree = nullptr;
     M->TreeOwner = nullptr;

@@ -65,13 +65,15 @@ public:
   /// leaves the spec ` ^10`, which the grammar reads.
   void formatSpecs(TSNode Interpolation) {
     const Grammar &G = Grammar::get();
-    TSNode E = field(Interpolation, G.FExpression);
+    TSNode E = ts_node_child_by_field_id(Interpolation, G.FExpression);
     if (ts_node_is_null(E) || ts_node_symbol(E) != G.NamedExpr)
       return;
-    forEachChild(E, false, [&](TSNode C, TSFieldId) {
+    // A few children: ts_node_child's rescans cost nothing here.
+    for (uint32_t I = 0, N = ts_node_child_count(E); I < N; ++I) {
+      TSNode C = ts_node_child(E, I);
       if (isToken(C, ":="))
         blank(ts_node_start_byte(C) + 1, ts_node_end_byte(C));
-    });
+    }
   }
 
   std::string take() { return std::move(Out); }

@@ -135,11 +135,11 @@ const Grammar &Grammar::get() {
   return G;
 }
 
-TSNode tether::python::firstNamedChild(TSNode N) {
-  TSNode Out{};
+SyntaxNode tether::python::firstNamedChild(SyntaxNode N) {
+  SyntaxNode Out{};
   bool Found = false;
-  forEachChild(N, true, [&](TSNode C, TSFieldId) {
-    if (!Found && ts_node_symbol(C) != Grammar::get().Comment) {
+  forEachChild(N, true, [&](SyntaxNode C, TSFieldId) {
+    if (!Found && symbolOf(C) != Grammar::get().Comment) {
       Out = C;
       Found = true;
     }
@@ -147,35 +147,35 @@ TSNode tether::python::firstNamedChild(TSNode N) {
   return Out;
 }
 
-TSNode tether::python::stripParens(TSNode N) {
+SyntaxNode tether::python::stripParens(SyntaxNode N) {
   const Grammar &G = Grammar::get();
-  while (!ts_node_is_null(N) && ts_node_symbol(N) == G.Parenthesized) {
-    TSNode In = firstNamedChild(N);
-    if (ts_node_is_null(In))
+  while (!isNull(N) && symbolOf(N) == G.Parenthesized) {
+    SyntaxNode In = firstNamedChild(N);
+    if (isNull(In))
       break;
     N = In;
   }
   return N;
 }
 
-std::string tether::python::dottedName(TSNode N, std::string_view Src) {
+std::string tether::python::dottedName(SyntaxNode N, std::string_view Src) {
   const Grammar &G = Grammar::get();
   N = stripParens(N);
-  if (ts_node_is_null(N))
+  if (isNull(N))
     return {};
-  TSSymbol S = ts_node_symbol(N);
+  TSSymbol S = symbolOf(N);
   if (S == G.Identifier)
     return std::string(nodeText(N, Src));
   if (S == G.Attribute) {
     std::string Base = dottedName(field(N, G.FObject), Src);
-    TSNode A = field(N, G.FAttribute);
-    if (Base.empty() || ts_node_is_null(A))
+    SyntaxNode A = field(N, G.FAttribute);
+    if (Base.empty() || isNull(A))
       return {};
     return Base + "." + std::string(nodeText(A, Src));
   }
   if (S == G.Call) {
     // getattr(obj, "name"[, default]) reads the attribute obj.name.
-    TSNode Obj{};
+    SyntaxNode Obj{};
     std::string Name = getattrName(N, Src, &Obj);
     std::string Base = Name.empty() ? std::string() : dottedName(Obj, Src);
     if (Base.empty())
@@ -185,16 +185,16 @@ std::string tether::python::dottedName(TSNode N, std::string_view Src) {
   return {};
 }
 
-std::string tether::python::getattrName(TSNode N, std::string_view Src, TSNode *Obj) {
+std::string tether::python::getattrName(SyntaxNode N, std::string_view Src, SyntaxNode *Obj) {
   const Grammar &G = Grammar::get();
-  if (ts_node_is_null(N) || ts_node_symbol(N) != G.Call ||
+  if (isNull(N) || symbolOf(N) != G.Call ||
       nodeText(field(N, G.FFunction), Src) != "getattr")
     return {};
-  TSNode Args = field(N, G.FArguments);
-  TSNode O{}, Name{};
+  SyntaxNode Args = field(N, G.FArguments);
+  SyntaxNode O{}, Name{};
   int I = 0;
-  forEachChild(Args, true, [&](TSNode C, TSFieldId) {
-    if (ts_node_symbol(C) == G.Comment)
+  forEachChild(Args, true, [&](SyntaxNode C, TSFieldId) {
+    if (symbolOf(C) == G.Comment)
       return;
     if (I == 0)
       O = C;
@@ -202,7 +202,7 @@ std::string tether::python::getattrName(TSNode N, std::string_view Src, TSNode *
       Name = C;
     ++I;
   });
-  if (I < 2 || ts_node_symbol(Name) != G.String)
+  if (I < 2 || symbolOf(Name) != G.String)
     return {};
   std::string_view T = nodeText(Name, Src);
   if (T.size() < 2 || (T.front() != '"' && T.front() != '\''))
@@ -212,7 +212,7 @@ std::string tether::python::getattrName(TSNode N, std::string_view Src, TSNode *
   return std::string(T.substr(1, T.size() - 2));
 }
 
-std::string tether::python::exprKey(TSNode N, std::string_view Src) {
+std::string tether::python::exprKey(SyntaxNode N, std::string_view Src) {
   std::string_view T = nodeText(stripParens(N), Src);
   std::string Out;
   Out.reserve(T.size());

@@ -2,18 +2,17 @@
 //
 // The one place that knows the grammar's spelling. Node kinds and fields are
 // looked up once as integers, so the analysis compares numbers, not strings.
-// Children are visited with a tree cursor: ts_node_child(i) rescans from the
-// first child and would make long modules quadratic.
+// The walks read the flattened tree of SyntaxTree.h.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TETHER_PYTHON_SYNTAX_H
 #define TETHER_PYTHON_SYNTAX_H
 
 #include <cctype>
-#include <deque>
 #include <string>
 #include <string_view>
 #include <vector>
+#include "SyntaxTree.h"
 #include <tree_sitter/api.h>
 
 extern "C" const TSLanguage *tree_sitter_python(void);
@@ -53,51 +52,15 @@ inline bool isIdentChar(char C) {
   return isalnum((unsigned char)C) || C == '_';
 }
 
-inline std::string_view nodeText(TSNode N, std::string_view Src) {
-  uint32_t B = ts_node_start_byte(N), E = ts_node_end_byte(N);
+inline std::string_view nodeText(SyntaxNode N, std::string_view Src) {
+  uint32_t B = startByte(N), E = endByte(N);
   if (E > Src.size() || B > E)
     return {};
   return Src.substr(B, E - B);
 }
 
-inline TSNode field(TSNode N, TSFieldId F) {
-  return ts_node_child_by_field_id(N, F);
-}
-
-/// Cursors reused by forEachChild, one per nesting depth, per thread: a
-/// fresh cursor per visited node costs an allocation and a free.
-struct CursorStack {
-  std::deque<TSTreeCursor> Cursors;
-  unsigned Depth = 0;
-  ~CursorStack() {
-    for (TSTreeCursor &C : Cursors)
-      ts_tree_cursor_delete(&C);
-  }
-};
-inline CursorStack &cursorStack() {
-  thread_local CursorStack S;
-  return S;
-}
-
-/// Visit the children of N in order (named only when NamedOnly).
-template <typename Fn> void forEachChild(TSNode N, bool NamedOnly, Fn &&F) {
-  if (ts_node_child_count(N) == 0)
-    return;
-  CursorStack &S = cursorStack();
-  if (S.Depth == S.Cursors.size())
-    S.Cursors.push_back(ts_tree_cursor_new(N));
-  else
-    ts_tree_cursor_reset(&S.Cursors[S.Depth], N);
-  TSTreeCursor &C = S.Cursors[S.Depth]; // a deque: stays put as it grows
-  ++S.Depth;
-  if (ts_tree_cursor_goto_first_child(&C)) {
-    do {
-      TSNode Ch = ts_tree_cursor_current_node(&C);
-      if (!NamedOnly || ts_node_is_named(Ch))
-        F(Ch, ts_tree_cursor_current_field_id(&C));
-    } while (ts_tree_cursor_goto_next_sibling(&C));
-  }
-  --S.Depth;
+inline SyntaxNode field(SyntaxNode N, TSFieldId F) {
+  return childByField(N, F);
 }
 
 /// Whether nodes of kind K hold statements: a block, or a compound
@@ -109,20 +72,20 @@ bool holdsStatements(TSSymbol K);
 /// whether it did. IntoErrors also enters ERROR nodes (a statement the
 /// parser could not place may hold more).
 template <typename Fn>
-bool findAmongStatements(TSNode Root, bool IntoErrors, Fn &&Visit) {
-  std::vector<TSNode> Work{Root};
+bool findAmongStatements(SyntaxNode Root, bool IntoErrors, Fn &&Visit) {
+  std::vector<SyntaxNode> Work{Root};
   while (!Work.empty()) {
-    TSNode N = Work.back();
+    SyntaxNode N = Work.back();
     Work.pop_back();
     bool Found = false;
-    forEachChild(N, true, [&](TSNode C, TSFieldId) {
+    forEachChild(N, true, [&](SyntaxNode C, TSFieldId) {
       if (Found)
         return;
       if (Visit(C)) {
         Found = true;
         return;
       }
-      TSSymbol K = ts_node_symbol(C);
+      TSSymbol K = symbolOf(C);
       if (holdsStatements(K) || (IntoErrors && K == (TSSymbol)-1))
         Work.push_back(C);
     });
@@ -132,44 +95,50 @@ bool findAmongStatements(TSNode Root, bool IntoErrors, Fn &&Visit) {
   return false;
 }
 
-/// Visit N and its descendants in pre-order with one cursor; Visit returns
-/// whether to descend into the node.
-template <typename Fn> void preorder(TSNode N, Fn &&Visit) {
-  TSTreeCursor C = ts_tree_cursor_new(N);
-  unsigned Depth = 0;
-  bool Descend = Visit(N);
-  while (true) {
-    if (Descend && ts_tree_cursor_goto_first_child(&C)) {
-      ++Depth;
-    } else {
-      while (Depth > 0 && !ts_tree_cursor_goto_next_sibling(&C)) {
-        ts_tree_cursor_goto_parent(&C);
-        --Depth;
-      }
-      if (Depth == 0)
-        break;
+/// Visit N and its named descendants in pre-order; Visit returns whether
+/// to descend into the node.
+template <typename Fn> void preorder(SyntaxNode N, Fn &&Visit) {
+  const SyntaxTree &T = *N.Tree;
+  if (!Visit(N))
+    return;
+  // Entries are in document order: a subtree is the range up to the next
+  // sibling of the node or of its nearest ancestor that has one.
+  uint32_t I = T.at(N.Index).ChildCount ? N.Index + 1 : 0;
+  while (I) {
+    const SyntaxTree::Entry &E = T.at(I);
+    if ((E.Flags & SyntaxTree::Named) && Visit(SyntaxNode{&T, I}) &&
+        E.ChildCount) {
+      I = I + 1;
+      continue;
     }
-    TSNode Cur = ts_tree_cursor_current_node(&C);
-    Descend = ts_node_is_named(Cur) ? Visit(Cur) : false;
+    // Past I's subtree, without leaving N's.
+    uint32_t At = I;
+    I = 0;
+    while (At != N.Index) {
+      if (T.at(At).NextSibling) {
+        I = T.at(At).NextSibling;
+        break;
+      }
+      At = T.at(At).Parent;
+    }
   }
-  ts_tree_cursor_delete(&C);
 }
 
 /// First named child (of any field), or a null node.
-TSNode firstNamedChild(TSNode N);
+SyntaxNode firstNamedChild(SyntaxNode N);
 /// Skip parentheses: ((x)) -> x.
-TSNode stripParens(TSNode N);
+SyntaxNode stripParens(SyntaxNode N);
 
 /// A dotted name for identifier / attribute chains ("torch.npu.graph"),
 /// empty when N is not such a chain. getattr(x, "a") reads as "x.a".
-std::string dottedName(TSNode N, std::string_view Src);
+std::string dottedName(SyntaxNode N, std::string_view Src);
 /// For getattr(obj, "name"[, default]): "name", with *Obj set to obj when
 /// given; empty for any other node.
-std::string getattrName(TSNode N, std::string_view Src, TSNode *Obj = nullptr);
+std::string getattrName(SyntaxNode N, std::string_view Src, SyntaxNode *Obj = nullptr);
 
 /// The source text with runs of whitespace removed: a key for comparing
 /// expressions written the same way ("a[k]" == "a[ k ]").
-std::string exprKey(TSNode N, std::string_view Src);
+std::string exprKey(SyntaxNode N, std::string_view Src);
 
 } // namespace tether::python
 

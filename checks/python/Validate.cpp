@@ -37,7 +37,7 @@ struct ExtraKinds {
 enum class Scope : uint8_t { Module, Function, Class };
 
 struct Frame {
-  TSNode N;
+  SyntaxNode N;
   TSSymbol ParentKind;
   uint32_t ParentRow;
   Scope S;
@@ -47,7 +47,7 @@ struct Frame {
 
 /// A block on a line of its own (not `if x: pass`) is one indentation level.
 bool indentedBlock(const Frame &F, TSSymbol Block) {
-  return kindOf(F.N) == Block && ts_node_start_point(F.N).row > F.ParentRow;
+  return kindOf(F.N) == Block && startPoint(F.N).row > F.ParentRow;
 }
 
 class Validator {
@@ -56,9 +56,9 @@ public:
 
   /// The first rejected shape in document order: its node and why. Adds
   /// the scopes that nest too deep to TooDeep, when given.
-  bool run(TSNode Root, std::unordered_set<const void *> *TooDeep) {
+  bool run(SyntaxNode Root, std::unordered_set<const void *> *TooDeep) {
     std::vector<Frame> Work{{Root, NoKind, 0, Scope::Module, 0, {}}};
-    std::vector<TSNode> Kids;
+    std::vector<SyntaxNode> Kids;
     while (!Work.empty()) {
       Frame F = Work.back();
       Work.pop_back();
@@ -73,23 +73,23 @@ public:
       else if (K == G.ClassDef)
         Inner = Scope::Class;
       uint16_t Indent = F.Indent + indentedBlock(F, G.Block);
-      uint32_t Row = ts_node_start_point(F.N).row;
+      uint32_t Row = startPoint(F.N).row;
       Kids.clear();
-      eachChild(F.N, true, [&](TSNode C, TSFieldId) { Kids.push_back(C); });
+      eachChild(F.N, true, [&](SyntaxNode C, TSFieldId) { Kids.push_back(C); });
       for (auto It = Kids.rbegin(); It != Kids.rend(); ++It)
         Work.push_back({*It, K, Row, Inner, Indent, F.L.child(*It)});
     }
     return true;
   }
 
-  TSNode At{};
+  SyntaxNode At{};
   const char *Why = nullptr;
 
 private:
   std::string_view Src;
   const Grammar &G = Grammar::get();
   const ExtraKinds &X = ExtraKinds::get();
-  bool reject(TSNode N, const char *Reason) {
+  bool reject(SyntaxNode N, const char *Reason) {
     At = N;
     Why = Reason;
     return false;
@@ -101,12 +101,12 @@ private:
 
   /// A single target: a name, attribute or subscript, or one in parentheses
   /// (`(a): int` is allowed, `(a,): int` is a tuple).
-  bool singleTarget(TSNode T) const {
+  bool singleTarget(SyntaxNode T) const {
     while (kindOf(T) == G.TuplePattern || kindOf(T) == G.Parenthesized) {
       unsigned Named = 0;
       bool Comma = false;
-      eachChild(T, false, [&](TSNode C, TSFieldId) {
-        if (ts_node_is_named(C))
+      eachChild(T, false, [&](SyntaxNode C, TSFieldId) {
+        if (isNamed(C))
           Named += kindOf(C) != G.Comment;
         else
           Comma |= textOf(C, Src) == ",";
@@ -120,10 +120,10 @@ private:
   }
 
   /// What `with ... as T` binds or `del T` deletes (Del: no starred part).
-  bool assignable(TSNode T, bool Del) const {
-    std::vector<TSNode> Work{T};
+  bool assignable(SyntaxNode T, bool Del) const {
+    std::vector<SyntaxNode> Work{T};
     while (!Work.empty()) {
-      TSNode N = Work.back();
+      SyntaxNode N = Work.back();
       Work.pop_back();
       TSSymbol K = kindOf(N);
       if (isName(K) || K == G.Attribute || K == G.Subscript || K == G.Comment)
@@ -135,20 +135,20 @@ private:
           K != G.ExpressionList && K != G.PatternList && K != G.TuplePattern &&
           K != G.ListPattern)
         return false;
-      eachChild(N, true, [&](TSNode C, TSFieldId) { Work.push_back(C); });
+      eachChild(N, true, [&](SyntaxNode C, TSFieldId) { Work.push_back(C); });
     }
     return true;
   }
 
-  bool checkParameters(TSNode Params) {
+  bool checkParameters(SyntaxNode Params) {
     bool SeenDefault = false, Keyword = false;
     std::unordered_set<std::string_view> Names;
     bool Ok = true;
-    eachChild(Params, true, [&](TSNode P, TSFieldId) {
+    eachChild(Params, true, [&](SyntaxNode P, TSFieldId) {
       if (!Ok)
         return;
       TSSymbol K = kindOf(P);
-      TSNode Name{};
+      SyntaxNode Name{};
       if (isName(K)) {
         Name = P;
         if (SeenDefault && !Keyword)
@@ -176,15 +176,15 @@ private:
     return Ok;
   }
 
-  bool checkArguments(TSNode Args) {
+  bool checkArguments(SyntaxNode Args) {
     bool SeenKeyword = false, SeenDictSplat = false, Ok = true;
-    eachChild(Args, true, [&](TSNode A, TSFieldId) {
+    eachChild(Args, true, [&](SyntaxNode A, TSFieldId) {
       if (!Ok)
         return;
       TSSymbol K = kindOf(A);
       // Comments and backslash continuations (`f(a=1,\` then the next
       // argument) sit among the arguments but are none.
-      if (K == G.Comment || ts_node_is_extra(A))
+      if (K == G.Comment || isExtra(A))
         return;
       if (K == G.KeywordArgument)
         SeenKeyword = true;
@@ -200,24 +200,24 @@ private:
     return Ok;
   }
 
-  unsigned starredTargets(TSNode T) const {
+  unsigned starredTargets(SyntaxNode T) const {
     unsigned N = 0;
-    eachChild(T, true, [&](TSNode C, TSFieldId) {
+    eachChild(T, true, [&](SyntaxNode C, TSFieldId) {
       N += kindOf(C) == G.ListSplatPattern;
     });
     return N;
   }
 
   bool check(const Frame &F) {
-    TSNode N = F.N;
+    SyntaxNode N = F.N;
     TSSymbol K = kindOf(N);
     // CPython's tokenizer stops at 100 levels.
     if (indentedBlock(F, G.Block) && F.Indent + 1 >= 100)
       return reject(N, "too many levels of indentation");
     if (K == G.Assignment) {
-      TSNode Left = fieldOf(N, G.FLeft), Right = fieldOf(N, G.FRight);
+      SyntaxNode Left = fieldOf(N, G.FLeft), Right = fieldOf(N, G.FRight);
       TSSymbol RK = kindOf(Right);
-      if (!ts_node_is_null(fieldOf(N, G.FType))) {
+      if (!isNull(fieldOf(N, G.FType))) {
         if (F.ParentKind != G.ExprStmt)
           return reject(N, "annotated assignment inside an expression");
         if (!singleTarget(Left))
@@ -234,7 +234,7 @@ private:
       return true;
     }
     if (K == G.AugAssignment) {
-      TSNode Left = fieldOf(N, G.FLeft), Right = fieldOf(N, G.FRight);
+      SyntaxNode Left = fieldOf(N, G.FLeft), Right = fieldOf(N, G.FRight);
       TSSymbol RK = kindOf(Right);
       if (F.ParentKind != G.ExprStmt)
         return reject(N, "augmented assignment inside an expression");
@@ -254,7 +254,7 @@ private:
         return reject(N, "starred assignment target must be in a list or tuple");
       if (K == G.ForIn) {
         unsigned Iterables = 0;
-        eachChild(N, true, [&](TSNode, TSFieldId Fi) { Iterables += Fi == G.FRight; });
+        eachChild(N, true, [&](SyntaxNode, TSFieldId Fi) { Iterables += Fi == G.FRight; });
         if (Iterables > 1)
           return reject(N, "unparenthesized tuple as a comprehension's iterable");
       }
@@ -265,19 +265,19 @@ private:
       bool InExcept = F.ParentKind == G.Except || F.ParentKind == G.ExceptGroup;
       if (F.ParentKind != G.WithItem && !InExcept)
         return reject(N, "'as' outside a with item or an except clause");
-      TSNode Target = firstChildOf(fieldOf(N, G.FAlias));
+      SyntaxNode Target = firstChildOf(fieldOf(N, G.FAlias));
       if (InExcept ? !isName(kindOf(Target)) : !assignable(Target, false))
         return reject(fieldOf(N, G.FAlias), "cannot assign to this 'as' target");
       return true;
     }
-    if (K == G.Except && !ts_node_is_null(fieldOf(N, G.FAlias))) {
+    if (K == G.Except && !isNull(fieldOf(N, G.FAlias))) {
       // `except E, e:` (Python 2); tree-sitter reads `except E as e:` as an
       // as_pattern, so an alias field comes only with the comma.
       return reject(N, "multiple exception types must be parenthesized");
     }
     if (K == G.Delete) {
       bool Ok = true;
-      eachChild(N, true, [&](TSNode T, TSFieldId) {
+      eachChild(N, true, [&](SyntaxNode T, TSFieldId) {
         if (Ok && !assignable(T, /*Del=*/true))
           Ok = reject(T, "cannot delete this expression");
       });
@@ -285,7 +285,7 @@ private:
     }
     if (K == G.ExprStmt) {
       bool Ok = true;
-      eachChild(N, true, [&](TSNode C, TSFieldId) {
+      eachChild(N, true, [&](SyntaxNode C, TSFieldId) {
         if (Ok && kindOf(C) == G.NamedExpr)
           Ok = reject(C, "unparenthesized assignment expression");
       });
@@ -308,12 +308,12 @@ private:
 } // namespace
 
 bool tether::python::acceptedByCPython(
-    TSNode Root, std::string_view Src, std::string &Problem,
+    SyntaxNode Root, std::string_view Src, std::string &Problem,
     std::unordered_set<const void *> *TooDeep) {
   Validator V(Src);
   if (V.run(Root, TooDeep))
     return true;
-  TSPoint P = ts_node_start_point(V.At);
+  TSPoint P = startPoint(V.At);
   Problem = "syntax error at line " + std::to_string(P.row + 1) + ", column " +
             std::to_string(P.column + 1) + " (" + V.Why + "); not analysed";
   return false;

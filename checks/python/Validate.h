@@ -16,7 +16,7 @@
 
 #include <string>
 #include <string_view>
-#include <tree_sitter/api.h>
+#include "SyntaxTree.h"
 #include <unordered_set>
 
 namespace tether::python {
@@ -25,7 +25,7 @@ namespace tether::python {
 /// Problem is set to the file's one-line problem ("syntax error at line L,
 /// column C (why); not analysed"). When accepted and TooDeep is given, it
 /// is set to tooDeepScopes(Root), measured in the same walk (Nesting.h).
-bool acceptedByCPython(TSNode Root, std::string_view Src, std::string &Problem,
+bool acceptedByCPython(SyntaxNode Root, std::string_view Src, std::string &Problem,
                        std::unordered_set<const void *> *TooDeep = nullptr);
 
 } // namespace tether::python

@@ -29,8 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   M->Path = "m.py";
   M->Source.assign(reinterpret_cast<const char *>(Data), Size);
   M->Cat = Cat;
-  M->Tree = ts_parser_parse_string(Parser, nullptr, M->Source.data(),
-                                   (uint32_t)M->Source.size());
+  M->Tree = parseSyntax(Parser, M->Source).release();
   if (!M->Tree)
     return 0;
   P.ModuleByName.emplace("m", 0);

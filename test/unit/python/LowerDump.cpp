@@ -40,8 +40,7 @@ int main(int Argc, char **Argv) {
     M->Path = Argv[A];
     M->Source = (*Buf)->getBuffer().str();
     M->Cat = *Cat;
-    M->Tree = ts_parser_parse_string(Parser, nullptr, M->Source.data(),
-                                     (uint32_t)M->Source.size());
+    M->Tree = parseSyntax(Parser, M->Source).release();
     P.ModuleByName.emplace(M->Name, (int)P.Modules.size());
     P.Modules.push_back(std::move(M));
   }

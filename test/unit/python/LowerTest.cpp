@@ -46,8 +46,7 @@ lower(const std::vector<std::pair<std::string, std::string>> &Mods) {
     M->Path = Name + ".py";
     M->Source = Src;
     M->Cat = *Cat;
-    M->Tree = ts_parser_parse_string(Parser, nullptr, M->Source.data(),
-                                     (uint32_t)M->Source.size());
+    M->Tree = parseSyntax(Parser, M->Source).release();
     P.ModuleByName.emplace(Name, (int)P.Modules.size());
     P.Modules.push_back(std::move(M));
   }

@@ -19,8 +19,7 @@ std::unique_ptr<Package> indexed(const std::string &Src) {
   M->Source = Src;
   TSParser *Parser = ts_parser_new();
   ts_parser_set_language(Parser, Grammar::get().Lang);
-  M->Tree = ts_parser_parse_string(Parser, nullptr, M->Source.data(),
-                                   (uint32_t)M->Source.size());
+  M->Tree = parseSyntax(Parser, M->Source).release();
   ts_parser_delete(Parser);
   P->ModuleByName.emplace("m", 0);
   P->Modules.push_back(std::move(M));
