@@ -91,6 +91,13 @@ struct ParserDeleter {
   void operator()(TSParser *P) const { ts_parser_delete(P); }
 };
 
+/// A parser made inside a TreeArena: it goes with the arena, undeleted.
+TSParser *newParser() {
+  TSParser *P = ts_parser_new();
+  ts_parser_set_language(P, Grammar::get().Lang);
+  return P;
+}
+
 TSParser *threadParser() {
   thread_local std::unique_ptr<TSParser, ParserDeleter> Parser;
   if (!Parser) {
@@ -200,15 +207,22 @@ SyntaxTree *parseChecked(
     std::shared_ptr<const std::unordered_set<const void *>> &TooDeepOut) {
   // The tree may come from a rewrite that closes a grammar gap; its
   // offsets are the text's (Recovery.h).
-  TSTree *Parsed = parseWithRecovery(threadParser(), Text);
-  if (!Parsed) {
+  std::unique_ptr<SyntaxTree> T;
+  {
+    // Flattened at once: what tree-sitter allocated for the parse is then
+    // dropped whole, and its memory is this thread's for the next file.
+    TreeArena Arena;
+    TSParser *Parser = Arena.discards() ? newParser() : threadParser();
+    TSTree *Parsed = parseWithRecovery(Parser, Text);
+    if (Parsed)
+      T = std::make_unique<SyntaxTree>(Parsed);
+    if (!Arena.discards() && Parsed)
+      ts_tree_delete(Parsed);
+  }
+  if (!T) {
     Problem = "the parser gave up on this file; skipped";
     return nullptr;
   }
-  // Flattened at once, so that the parser's memory is this thread's again
-  // for the next file.
-  std::unique_ptr<SyntaxTree> T = std::make_unique<SyntaxTree>(Parsed);
-  ts_tree_delete(Parsed);
   SyntaxNode Root = T->root();
   TSPoint Py2;
   // Only a source that spells print or exec can hold such a statement.

@@ -1,6 +1,8 @@
 //===- TreeAlloc.cpp - tree-sitter's memory, in large chunks --------------===//
 #include "TreeAlloc.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -16,6 +18,14 @@ constexpr size_t MaxSmall = 512;                ///< Larger: plain malloc.
 constexpr size_t NumClasses = MaxSmall / Align; ///< Class c: (c+1)*16 bytes.
 constexpr size_t ChunkBytes = size_t(32) << 20;
 constexpr uint32_t LargeTag = ~uint32_t(0);
+constexpr uint32_t ArenaTag = ~uint32_t(0) - 1; ///< Freed with its arena.
+constexpr size_t ArenaChunkBytes = size_t(8) << 20;
+
+/// A chunk of a thread's arena: this header, then its blocks.
+struct ArenaChunk {
+  ArenaChunk *Next;
+  char *End;
+};
 
 /// 8 bytes before every block: its size class, or LargeTag; and its size.
 struct Header {
@@ -34,6 +44,7 @@ struct Depot {
   FreeBlock *Lists[NumClasses] = {};
   FreeBlock *Tails[NumClasses] = {}; ///< Valid while the list is not empty.
   char *Cur = nullptr, *End = nullptr;
+  ArenaChunk *ArenaChunks = nullptr; ///< Of exited threads' arenas.
 };
 Depot &depot() {
   static Depot *D = new Depot(); // never destroyed: threads exit late
@@ -47,8 +58,14 @@ struct Cache {
   FreeBlock *Tails[NumClasses]; ///< Valid while the list is not empty.
   char *Cur, *End;
   bool Adopted, Dead;
+  /// The arena (TreeArena): its chunks, the one being filled, its range.
+  ArenaChunk *Arena, *ArenaAt;
+  char *ArenaCur, *ArenaEnd;
+  bool InArena;
 
   void adopt();
+  void *arenaAlloc(size_t Bytes);
+  bool arenaNext(size_t Bytes);
   void donate();
   bool refill();
   void *alloc(size_t Class);
@@ -96,6 +113,61 @@ void Cache::donate() {
     D.End = End;
   }
   Cur = End = nullptr;
+  while (ArenaChunk *A = Arena) {
+    Arena = A->Next;
+    A->Next = D.ArenaChunks;
+    D.ArenaChunks = A;
+  }
+  ArenaAt = nullptr;
+  ArenaCur = ArenaEnd = nullptr;
+}
+
+/// Moves the arena to a chunk with room for Bytes: the next one it has, a
+/// dead thread's, or a new one (larger when Bytes needs it).
+bool Cache::arenaNext(size_t Bytes) {
+  ArenaChunk *Next = ArenaAt ? ArenaAt->Next : Arena;
+  while (Next && size_t(Next->End - reinterpret_cast<char *>(Next + 1)) < Bytes)
+    Next = Next->Next; // skipped for now: used again from the next parse on
+  if (!Next) {
+    {
+      Depot &D = depot();
+      std::lock_guard<std::mutex> Lock(D.Mu);
+      for (ArenaChunk **P = &D.ArenaChunks; *P; P = &(*P)->Next)
+        if (size_t((*P)->End - reinterpret_cast<char *>(*P + 1)) >= Bytes) {
+          Next = *P;
+          *P = Next->Next;
+          break;
+        }
+    }
+    if (!Next) {
+      size_t Size = std::max(ArenaChunkBytes, Bytes + sizeof(ArenaChunk));
+      void *M = mmap(nullptr, Size, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (M == MAP_FAILED)
+        return false;
+      Next = static_cast<ArenaChunk *>(M);
+      Next->End = static_cast<char *>(M) + Size;
+    }
+    // Appended after the one being filled (or first).
+    ArenaChunk **Tail = ArenaAt ? &ArenaAt->Next : &Arena;
+    Next->Next = *Tail;
+    *Tail = Next;
+  }
+  ArenaAt = Next;
+  ArenaCur = reinterpret_cast<char *>(Next + 1);
+  ArenaEnd = Next->End;
+  return true;
+}
+
+void *Cache::arenaAlloc(size_t N) {
+  size_t Bytes = sizeof(Header) + ((N + Align - 1) & ~(Align - 1));
+  if (size_t(ArenaEnd - ArenaCur) < Bytes && !arenaNext(Bytes))
+    return nullptr;
+  Header *H = reinterpret_cast<Header *>(ArenaCur);
+  ArenaCur += Bytes;
+  H->Class = ArenaTag;
+  H->Size = uint32_t(Bytes - sizeof(Header));
+  return H + 1;
 }
 
 bool Cache::refill() {
@@ -167,6 +239,8 @@ void *treeMalloc(size_t N) {
     N = 1;
   if (N > UINT32_MAX / 2)
     return nullptr;
+  if (TheCache.InArena)
+    return TheCache.arenaAlloc(N);
   if (N > MaxSmall) {
     Header *H = static_cast<Header *>(std::malloc(sizeof(Header) + N));
     if (!H)
@@ -184,7 +258,7 @@ void treeFree(void *P) {
   Header *H = static_cast<Header *>(P) - 1;
   if (H->Class == LargeTag)
     std::free(H);
-  else
+  else if (H->Class != ArenaTag) // an arena's block goes with it
     TheCache.release(H);
 }
 
@@ -203,6 +277,8 @@ void *treeRealloc(void *P, size_t N) {
   Header *H = static_cast<Header *>(P) - 1;
   if (N > UINT32_MAX / 2)
     return nullptr;
+  if (H->Class == ArenaTag && N <= H->Size)
+    return P;
   if (H->Class == LargeTag && N > MaxSmall) {
     Header *R = static_cast<Header *>(std::realloc(H, sizeof(Header) + N));
     if (!R)
@@ -234,11 +310,30 @@ void *treeRealloc(void *P, size_t N) {
 #define TETHER_TREES_USE_MALLOC
 #endif
 
+static std::atomic<bool> Installed{false};
+
 void tether::python::installTreeAllocator() {
 #ifndef TETHER_TREES_USE_MALLOC
   static std::once_flag Once;
   std::call_once(Once, [] {
     ts_set_allocator(treeMalloc, treeCalloc, treeRealloc, treeFree);
+    Installed = true;
   });
 #endif
+}
+
+tether::python::TreeArena::TreeArena() : Discards(Installed && !TheCache.Dead) {
+  if (!Discards)
+    return;
+  if (!TheCache.Adopted)
+    TheCache.adopt(); // also arms the donation of the arena at thread exit
+  TheCache.InArena = true;
+  // From the first chunk again: what the last parse left is garbage.
+  TheCache.ArenaAt = nullptr;
+  TheCache.ArenaCur = TheCache.ArenaEnd = nullptr;
+}
+
+tether::python::TreeArena::~TreeArena() {
+  if (Discards)
+    TheCache.InArena = false;
 }
