@@ -161,6 +161,10 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=0,
                     help="tether -j (0: its default)")
+    ap.add_argument("--python", default=sys.executable,
+                    help="the CPython whose ast.parse is the baseline "
+                         "(default: the one running this script; quote "
+                         "Debian's /usr/bin/python3 on the supported platform)")
     ap.add_argument("--tree", action="append", default=[],
                     help="measure this real tree instead of the generated "
                          "packages (repeatable)")
@@ -181,6 +185,9 @@ def main():
     # print the load average next to them.
     print("load average %.2f %.2f %.2f on %d cores" % (
         os.getloadavg() + (os.cpu_count(),)))
+    version = subprocess.run([args.python, "-c", "import sys; print(sys.version.split()[0])"],
+                             capture_output=True, text=True).stdout.strip()
+    print("baseline: ast.parse of %s (Python %s)" % (args.python, version))
     print("%8s %8s %10s %10s %7s %10s %10s %7s %9s" % (
         "lines", "modules", "tether s", "ast s", "ratio", "tether cpu",
         "ast cpu", "ratio", "peak MB"))
@@ -206,7 +213,7 @@ def main():
             t_times, a_times, t_cpu, a_cpu, peaks = [], [], [], [], []
             for _ in range(args.runs):
                 t, tc, peak = measure(cmd, (0, 1))
-                a, ac, _ = measure([sys.executable, "-c", parse, pkg], (0,))
+                a, ac, _ = measure([args.python, "-c", parse, pkg], (0,))
                 t_times.append(t)
                 a_times.append(a)
                 t_cpu.append(tc)
