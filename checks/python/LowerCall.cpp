@@ -141,8 +141,29 @@ VarId FnLowerer::call(SyntaxNode N) {
 }
 
 VarId FnLowerer::callOne(SyntaxNode N, VarId CalleeV) {
-  SyntaxNode F = fieldOf(N, G.FFunction);
-  std::vector<CallArg> As = callArgs(fieldOf(N, G.FArguments));
+  return callWith(N, fieldOf(N, G.FFunction),
+                  callArgs(fieldOf(N, G.FArguments)), CalleeV);
+}
+
+/// torch's pytree mappers: tree_map(f, tree, *more) and
+/// tree_map_only(types, f, tree, *more) (and their in-place `_` forms)
+/// apply f to every leaf. Returns the index of f among the positional
+/// arguments, or -1 when Qual is no mapper.
+static int treeMapperFunctionArg(llvm::StringRef Qual) {
+  for (llvm::StringRef Lib : {"torch.utils._pytree.", "optree."}) {
+    if (!Qual.starts_with(Lib))
+      continue;
+    llvm::StringRef Name = Qual.drop_front(Lib.size());
+    if (Name == "tree_map" || Name == "tree_map_")
+      return 0;
+    if (Name == "tree_map_only" || Name == "tree_map_only_")
+      return 1;
+  }
+  return -1;
+}
+
+VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
+                          VarId CalleeV) {
   std::string D = CalleeV == engine::NoVar ? dottedName(F, Src) : std::string();
   std::string Spelled = D.empty() ? key(F) : D;
   std::string Qual = D, Method;
@@ -287,6 +308,31 @@ VarId FnLowerer::callOne(SyntaxNode N, VarId CalleeV) {
            (Names.matches(Qual) ||
             (Refs.size() == 1 && Names.matches(P.Functions[Refs[0].Fn].QualName)));
   };
+  // tree_map(f, tree): for a leaf, f(tree); for a container, a container of
+  // f's results, which is what f(tree) is where f is a conversion that maps
+  // containers (weak_ref_tensors) and is f's own reading of a container
+  // otherwise. Lowered as that call, at the mapper's position (Megatron-LM
+  // weakens every graph output with tree_map(make_weakref, out)).
+  if (int FnAt = Refs.empty() && Ctors.empty() ? treeMapperFunctionArg(Qual) : -1;
+      FnAt >= 0) {
+    std::vector<CallArg> Positional;
+    bool Plain = true;
+    for (const CallArg &A : As) {
+      if (A.Splat)
+        Plain = false;
+      else if (A.Keyword.empty())
+        Positional.push_back(A);
+    }
+    if (Plain && int(Positional.size()) > FnAt + 1) {
+      SyntaxNode Mapped = stripParens(Positional[FnAt].Value);
+      std::vector<CallArg> Trees(Positional.begin() + FnAt + 1,
+                                 Positional.end());
+      // The type filter of tree_map_only is read for its effects only.
+      for (int I = 0; I < FnAt; ++I)
+        expr(Positional[I].Value);
+      return callWith(N, Mapped, std::move(Trees), engine::NoVar);
+    }
+  }
   // Capture predicates: torch.npu.is_current_stream_capturing(); session
   // predicates: is_graph_capturing().
   bool SessionTest = Cataloged(Cat.SessionPredicates);

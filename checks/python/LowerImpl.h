@@ -210,6 +210,10 @@ private:
   // --- calls (LowerCall.cpp) ------------------------------------------
   engine::VarId call(SyntaxNode N);
   engine::VarId callOne(SyntaxNode N, engine::VarId CalleeV);
+  /// A call at N of F with As (callOne's, or a mapper's function on its
+  /// tree).
+  engine::VarId callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
+                         engine::VarId CalleeV);
   std::vector<CallArg> callArgs(SyntaxNode Args);
   bool containerMethod(const std::string &Method, engine::VarId Recv,
                        SyntaxNode RecvNode, std::vector<CallArg> &As, SyntaxNode N,
