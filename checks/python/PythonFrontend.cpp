@@ -91,7 +91,8 @@ struct ParserDeleter {
   void operator()(TSParser *P) const { ts_parser_delete(P); }
 };
 
-/// A parser made inside a TreeArena: it goes with the arena, undeleted.
+/// A parser for Python. One made inside a TreeArena goes with the arena,
+/// undeleted.
 TSParser *newParser() {
   TSParser *P = ts_parser_new();
   ts_parser_set_language(P, Grammar::get().Lang);
@@ -100,10 +101,8 @@ TSParser *newParser() {
 
 TSParser *threadParser() {
   thread_local std::unique_ptr<TSParser, ParserDeleter> Parser;
-  if (!Parser) {
-    Parser.reset(ts_parser_new());
-    ts_parser_set_language(Parser.get(), Grammar::get().Lang);
-  }
+  if (!Parser)
+    Parser.reset(newParser());
   return Parser.get();
 }
 
