@@ -45,8 +45,11 @@ NameSet::NameSet(const std::vector<std::string> &Sources) {
     C->Source = S;
     StringRef P(C->Source);
     C->Anchored = P.consume_front("::") || P.consume_front(".");
+    C->Bare = !C->Anchored && !P.contains('.') && !P.contains("::");
     if (P.find_first_of("*?[]{}\\") == StringRef::npos) {
       (C->Anchored ? Whole : Literal).insert(P);
+      if (C->Bare)
+        Bare.insert(P);
       continue;
     }
     auto G = llvm::GlobPattern::create(P);
@@ -59,20 +62,31 @@ NameSet::NameSet(const std::vector<std::string> &Sources) {
   }
 }
 
-bool NameSet::matches(StringRef Name) const {
+bool NameSet::matches(StringRef Name) const { return match(Name, true); }
+
+bool NameSet::matchesScoped(StringRef Name) const {
+  return match(Name, false);
+}
+
+bool NameSet::match(StringRef Name, bool BareToo) const {
   Name.consume_front("::");
-  if (Whole.contains(Name) || Literal.contains(Name))
+  auto IsLiteral = [&](StringRef S) {
+    return Literal.contains(S) && (BareToo || !Bare.contains(S));
+  };
+  if (Whole.contains(Name) || IsLiteral(Name))
     return true;
   if (!Literal.empty())
     for (size_t I = 0; I < Name.size(); ++I) {
-      if (Name[I] == '.' && Literal.contains(Name.substr(I + 1)))
+      if (Name[I] == '.' && IsLiteral(Name.substr(I + 1)))
         return true;
       if (Name[I] == ':' && I + 1 < Name.size() && Name[I + 1] == ':' &&
-          Literal.contains(Name.substr(I + 2)))
+          IsLiteral(Name.substr(I + 2)))
         return true;
     }
   for (const auto &CP : Patterns) {
     const Compiled &C = *CP;
+    if (C.Bare && !BareToo)
+      continue;
     if (C.Glob.match(Name))
       return true;
     if (C.Anchored)

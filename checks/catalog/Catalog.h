@@ -40,6 +40,10 @@ public:
   NameSet() = default;
   explicit NameSet(const std::vector<std::string> &Patterns);
   bool matches(llvm::StringRef QualifiedName) const;
+  /// As matches(), without the bare patterns (no scope in them, not
+  /// anchored): "weak_ref_tensor" names a kernel in any namespace, and an
+  /// in-tree function of that name is not it; its body says what it is.
+  bool matchesScoped(llvm::StringRef QualifiedName) const;
   bool empty() const {
     return Patterns.empty() && Literal.empty() && Whole.empty();
   }
@@ -50,12 +54,15 @@ private:
   /// ask for every call they lower).
   llvm::StringSet<> Literal; ///< Plain names, matched as a suffix too.
   llvm::StringSet<> Whole;   ///< Plain anchored names: the whole name only.
+  llvm::StringSet<> Bare;    ///< The plain names without a scope in them.
   struct Compiled {
     std::string Source; // GlobPattern refers into it: never moved
     llvm::GlobPattern Glob;
     bool Anchored; // leading "::" or "." : match the whole name only
+    bool Bare;     // unanchored, and no scope separator in the pattern
   };
   std::vector<std::shared_ptr<const Compiled>> Patterns;
+  bool match(llvm::StringRef Name, bool BareToo) const;
 };
 
 struct Catalog {

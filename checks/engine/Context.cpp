@@ -34,7 +34,8 @@ void Context::place(FnId F) {
                                                         : AllocKind::Tensor,
                                    In.Kind == Op::Alloc && In.SizedByCaller,
                                    In.Kind == Op::Alloc && In.Device,
-                                   In.Kind == Op::Alloc ? In.Class : -1});
+                                   In.Kind == Op::Alloc ? In.Class : -1,
+                                   In.Kind != Op::Alloc});
       }
       if (In.Kind == Op::RegionBegin &&
           (In.Region == RegionKind::Capture ||

@@ -72,6 +72,7 @@ private:
     case TestKind::CapturePredicate: return "capturing";
     case TestKind::SessionPredicate: return "in-session";
     case TestKind::IsNull: return "is-null";
+    case TestKind::IsTensor: return "is-tensor";
     case TestKind::PlaceEmpty: return "empty";
     case TestKind::SizeCheck: return "size-check";
     }

@@ -112,6 +112,8 @@ struct AllocSite {
   /// the site makes one object whose fields hold what it was given (and
   /// die with it), which the program-wide facts name as the class's place.
   ClassId Class = -1;
+  /// The result of a call of unknown code: fresh memory of unknown type.
+  bool Unknown = false;
 };
 
 // --- Summary effects (in the callee's terms) ------------------------------

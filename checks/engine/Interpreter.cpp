@@ -211,6 +211,10 @@ private:
                                      RegionKind::CaptureSession)
                 : -1;
       break;
+    case Truth::IsTensor:
+      if (const Value *V = Out.get(Tr.Var))
+        Out.set(Tr.Var, typed(*V, Holds));
+      break;
     case Truth::IsNull:
       if (const Value *V = Out.get(Tr.Var)) {
         Value X = *V;
@@ -276,6 +280,40 @@ private:
 
   bool isLocalMemory(MemId X) const {
     return M.key(X).Root == RootKind::Alloc && M.key(X).Path.empty();
+  }
+  /// Memory an allocation made as a tensor (a factory's, a workspace
+  /// producer's); or as a container or object, which no tensor is.
+  bool allocatedAs(MemId X, bool Tensor) const {
+    if (!isLocalMemory(X))
+      return false;
+    uint32_t Site = M.key(X).A;
+    if (Site >= Cx.Allocs.size())
+      return false;
+    const AllocSite &A = Cx.Allocs[Site];
+    if (A.Unknown)
+      return false;
+    bool IsTensor = A.Kind == AllocKind::Tensor || A.Kind == AllocKind::Workspace;
+    return Tensor ? IsTensor : !IsTensor;
+  }
+  /// What X may hold on a path where it is (Tensor) or is not a tensor.
+  Value typed(Value X, bool Tensor) const {
+    if (Tensor) {
+      X.removeIf([&](const Atom &A) {
+        return A.Kind == Atom::Null || A.isNotTensor() ||
+               (A.Kind == Atom::Mem && allocatedAs(A.M, false));
+      });
+      return X;
+    }
+    Value Out;
+    for (const Atom &A : X) {
+      if (A.Kind == Atom::Weak ||
+          (A.Kind == Atom::Mem && allocatedAs(A.M, true)))
+        continue; // a tensor
+      Out.add(A.Kind == Atom::Mem && !isLocalMemory(A.M)
+                  ? Atom::notTensor(A.M)
+                  : A);
+    }
+    return Out;
   }
   /// Local memory that holds other memory in its fields or slots (an object
   /// a constructor built, a container literal): what only it holds dies
@@ -637,6 +675,10 @@ private:
         for (const Atom &A : Subject)
           if (A.Kind == Atom::Mem)
             memSetAdd(SizeChecked, A.M);
+        break;
+      case TestKind::IsTensor:
+        T.Kind = Truth::IsTensor;
+        T.Var = I.A;
         break;
       }
       assign(S, I.Dst, Value(), I.Loc);
@@ -1062,7 +1104,15 @@ private:
       if (size_t(P) >= Args.size())
         continue;
       const MemKey K = M.key(A.M);
-      for (const Atom &B : Args[P]) {
+      // The callee's parameter where it is no tensor: what the caller
+      // hands there, less its tensors.
+      const Value *Arg = &Args[P];
+      Value NotTensors;
+      if (A.isNotTensor() && K.Path.empty()) {
+        NotTensors = typed(Args[P], false);
+        Arg = &NotTensors;
+      }
+      for (const Atom &B : *Arg) {
         switch (B.Kind) {
         case Atom::Null:
           if (K.Path.empty())
@@ -1078,7 +1128,7 @@ private:
             if (isLocalMemory(X))
               memSetAdd(Watched, X);
           } else {
-            Out.add(Atom::mem(X));
+            Out.add(A.isNotTensor() ? Atom::notTensor(X) : Atom::mem(X));
           }
           break;
         }
@@ -1537,7 +1587,10 @@ private:
       if (A.Kind != Atom::Mem)
         continue;
       if (involvesParam(A.M)) {
-        if (Emit)
+        // A parameter handed back where it is no tensor (a conversion
+        // helper's pass-through) is the caller's result, and only where the
+        // caller handed no tensor: Returns says so, an escape cannot.
+        if (Emit && !(A.isNotTensor() && M.key(A.M).Path.empty()))
           memSetAdd(Sum.Escapes, A.M);
       } else if (isLocalMemory(A.M)) {
         memSetAdd(S.Escaped, A.M);

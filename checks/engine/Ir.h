@@ -96,6 +96,7 @@ enum class WeakKind : uint8_t {
 
 /// What a Test instruction computes into its Dst (a truth value a Branch
 /// can be taken on).
+/// The last kind is the bound Serialize.cpp reads against.
 enum class TestKind : uint8_t {
   CapturePredicate, ///< True while a capture is running.
   SessionPredicate, ///< True while a capture session is open.
@@ -103,6 +104,9 @@ enum class TestKind : uint8_t {
   PlaceEmpty,       ///< The place P has no value (`k not in cache`,
                     ///< `cache.count(k) == 0`, `it == cache.end()`).
   SizeCheck,        ///< A's size is compared with a required size.
+  IsTensor,         ///< A is a tensor (`isinstance(a, torch.Tensor)`): the
+                    ///< false branch is where a helper that converts
+                    ///< tensors hands other values back unchanged.
 };
 
 enum class RegionKind : uint8_t {

@@ -114,7 +114,13 @@ private:
 struct Atom {
   enum KindT : uint8_t { Mem, Weak, Null, Unknown } Kind = Unknown;
   uint32_t M = 0; ///< Mem/Weak: the memory.
-  uint32_t W = 0; ///< Weak: the conversion; Null: the source site.
+  /// Weak: the conversion; Null: the source site; Mem: kNotTensor or 0.
+  uint32_t W = 0;
+  /// A Mem atom known not to be a tensor: the object on a path where
+  /// `isinstance(x, torch.Tensor)` failed. A caller that hands a tensor
+  /// there takes nothing from it (a conversion helper's pass-through of
+  /// lists and scalars is no strong reference to the tensor it converts).
+  static constexpr uint32_t kNotTensor = 1;
   bool operator<(const Atom &O) const {
     if (Kind != O.Kind)
       return Kind < O.Kind;
@@ -124,6 +130,8 @@ struct Atom {
     return Kind == O.Kind && M == O.M && W == O.W;
   }
   static Atom mem(MemId M) { return Atom{Mem, M, 0}; }
+  static Atom notTensor(MemId M) { return Atom{Mem, M, kNotTensor}; }
+  bool isNotTensor() const { return Kind == Mem && W == kNotTensor; }
   static Atom weak(MemId M, uint32_t Conv) { return Atom{Weak, M, Conv}; }
   static Atom null(uint32_t Site) { return Atom{Null, 0, Site}; }
   static Atom unknown() { return Atom{Unknown, 0, 0}; }

@@ -11,9 +11,9 @@ namespace tether::engine {
 
 /// What a truth value (the result of a Test) says when it holds.
 struct Truth {
-  enum KindT : uint8_t { None, Capture, Session, IsNull, Empty } Kind = None;
+  enum KindT : uint8_t { None, Capture, Session, IsNull, Empty, IsTensor } Kind = None;
   bool Positive = true; ///< False: the negation of the test.
-  VarId Var = NoVar;    ///< IsNull: the variable tested.
+  VarId Var = NoVar;    ///< IsNull, IsTensor: the variable tested.
   MemSet Places;        ///< IsNull/Empty: the places tested.
   SrcLoc At;            ///< Capture, Session: where the predicate is tested.
   bool operator==(const Truth &O) const {

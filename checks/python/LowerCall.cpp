@@ -301,6 +301,32 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
   if (Last.empty())
     Last = Qual;
 
+  // isinstance(x, torch.Tensor) / torch.is_tensor(x): on each branch the
+  // engine knows whether x is a tensor (a conversion helper hands lists and
+  // scalars back unchanged on the other one).
+  if (Refs.empty() && Ctors.empty() && !D.empty() &&
+      (Qual == "isinstance" || Qual == "torch.is_tensor")) {
+    size_t Want = Qual == "isinstance" ? 2 : 1;
+    bool Plain = As.size() == Want;
+    for (const CallArg &A : As)
+      Plain &= !A.Splat && A.Keyword.empty();
+    if (Plain && Want == 2) {
+      std::string Cls = dottedName(stripParens(As[1].Value), Src);
+      Plain = !Cls.empty() && !isLocalName(Cls.substr(0, Cls.find('.'))) &&
+              resolve(Cls).Qual == "torch.Tensor";
+    }
+    if (Plain) {
+      VarId X = expr(As[0].Value);
+      VarId T = temp();
+      engine::Inst &I = emit(Op::Test, N);
+      I.Dst = T;
+      I.A = X;
+      I.Test = engine::TestKind::IsTensor;
+      info(T).Truth = true;
+      return T;
+    }
+  }
+
   // A catalog name, by its spelling or as the package's own function (the
   // catalog's word wins over the body: Megatron-LM defines its own).
   auto Cataloged = [&](const NameSet &Names) {
@@ -353,8 +379,17 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
   if (!D.empty() && Refs.empty() &&
       (Cat.StreamSyncs.matches(Qual) || Cat.StreamSyncs.matches(Last)))
     emit(Op::Sync, N);
-  // Weak-ref primitives (also when the package defines them itself).
-  if (Cataloged(Cat.WeakRefFunctions))
+  // Weak-ref primitives, also when the package defines them itself under
+  // the catalog's qualified name; a bare catalog name ("weak_ref_tensor",
+  // the kernel in any namespace) is not a package function of that name,
+  // whose body is read instead (dlinfer's returns a strong copy).
+  bool WeakPrimitive =
+      Refs.empty() ? Cataloged(Cat.WeakRefFunctions)
+                   : !D.empty() && (Cat.WeakRefFunctions.matchesScoped(Qual) ||
+                                    (Refs.size() == 1 &&
+                                     Cat.WeakRefFunctions.matchesScoped(
+                                         P.Functions[Refs[0].Fn].QualName)));
+  if (WeakPrimitive)
     return weakRef(As, N, Spelled);
   // from_blob without a deleter aliases the memory behind its pointer.
   if (!D.empty() && Cat.BlobFunctions.matches(Qual)) {

@@ -27,6 +27,22 @@ TEST(NameSet, AnchoredPatternsMatchWholeNamesOnly) {
   EXPECT_FALSE(S.matches("ns::weak_ref_tensor"));
 }
 
+// A bare name (no scope, not anchored) says "this name in any namespace";
+// matchesScoped leaves it out, the scoped and anchored ones stay.
+TEST(NameSet, ScopedMatchingLeavesBareNamesOut) {
+  NameSet S({"weak_ref_tensor", "torch.ops._C.weak_ref_tensor", "::exact",
+             "*_bare_glob", "pkg.*_scoped_glob"});
+  EXPECT_TRUE(S.matches("pkg.utils.weak_ref_tensor"));
+  EXPECT_FALSE(S.matchesScoped("pkg.utils.weak_ref_tensor"));
+  EXPECT_FALSE(S.matchesScoped("weak_ref_tensor"));
+  EXPECT_TRUE(S.matchesScoped("torch.ops._C.weak_ref_tensor"));
+  EXPECT_TRUE(S.matchesScoped("exact"));
+  EXPECT_TRUE(S.matches("m.x_bare_glob"));
+  EXPECT_FALSE(S.matchesScoped("m.x_bare_glob"));
+  EXPECT_TRUE(S.matchesScoped("pkg.x_scoped_glob"));
+  EXPECT_TRUE(S.matchesScoped("top.pkg.x_scoped_glob"));
+}
+
 // Plain names are looked up in a set and globs matched one by one: a set
 // that holds both answers as either would alone.
 TEST(NameSet, PlainNamesAndGlobsTogether) {

@@ -266,6 +266,59 @@ TEST(EngineTest, StrongHolderOutsideTheFunctionIsSafe) {
   EXPECT_EQ(render(analyze(Pr.P)), "");
 }
 
+/// A helper that converts a tensor and hands anything else back unchanged
+/// (isinstance(t, torch.Tensor) on the way) converts the tensor it is given:
+/// its pass-through path takes nothing from a tensor. The same helper with
+/// a flag it cannot read may hand the tensor back, and the store keeps it.
+static void weakOrPassThrough(Prog &Pr, bool TypeTest) {
+  FnId Helper = Pr.fn("to_weak");
+  {
+    B Bd(Pr.P.Functions[Helper]);
+    VarId T = Bd.FB.param("tensor");
+    VarId Flag = Bd.FB.param("on");
+    VarId Is = TypeTest ? Bd.test(TestKind::IsTensor, T, L(2, 8)) : Flag;
+    uint32_t Conv = Bd.FB.block(), Pass = Bd.FB.block();
+    Bd.FB.branch(Is, Conv, Pass, L(2, 8));
+    Bd.FB.setBlock(Conv);
+    Bd.FB.ret(Bd.weak(T, L(3, 16)), L(3, 9));
+    Bd.FB.setBlock(Pass);
+    Bd.FB.ret(T, L(4, 5));
+    Bd.FB.finish();
+  }
+  FnId F = Pr.fn("layer");
+  {
+    B Bd(Pr.P.Functions[F]);
+    VarId Ctx = Bd.FB.param("ctx");
+    VarId Cap = Bd.test(TestKind::CapturePredicate, Ctx, L(7, 8));
+    uint32_t In = Bd.FB.block(), Out = Bd.FB.block();
+    Bd.FB.branch(Cap, In, Out, L(7, 8));
+    Bd.FB.setBlock(In);
+    VarId Ws = Bd.alloc(AllocKind::Tensor, L(8, 14), "ws");
+    VarId Cache = Bd.read("t._WS", L(9, 9));
+    Bd.storeElem(Cache, Bd.call(Helper, {Ws, Ctx}, L(9, 19)), L(9, 9), "_WS");
+    Bd.use(Bd.get(Cache, L(10, 30), "_WS"), L(10, 30));
+    Bd.FB.ret(NoVar, L(11, 9));
+    Bd.FB.setBlock(Out);
+    Bd.FB.finish();
+  }
+}
+
+TEST(EngineTest, PassThroughOfNonTensorsIsNoStrongReference) {
+  Prog Pr;
+  weakOrPassThrough(Pr, /*TypeTest=*/true);
+  EXPECT_EQ(render(analyze(Pr.P)),
+            "9:19 tether-weak-ref-before-capture-end\n"
+            "  7:8 capture begins here\n"
+            "  9:9 the weak reference is stored in '_WS', read by other code "
+            "during the capture\n"
+            "  11:9 the last strong reference to the memory dies here\n"
+            "  10:30 the weak reference is used by a later operation of the "
+            "same capture here\n");
+  Prog Flagged;
+  weakOrPassThrough(Flagged, /*TypeTest=*/false);
+  EXPECT_EQ(render(analyze(Flagged.P)), "");
+}
+
 /// Nested conversions are reported; two primitives through a local are not;
 /// a weak reference passed to a helper that converts its parameter is.
 TEST(EngineTest, DoubleConversions) {
