@@ -514,7 +514,7 @@ void FnLowerer::merge(VarId Into, VarId From) {
     return;
   VarInfo &F = info(From);
   if (F.Cls.empty() && F.Elem.empty() && F.Fns.empty() && F.ClassObj.empty() &&
-      !F.Truth && !F.Tensor && F.View == VarInfo::NoView)
+      F.ElemFns.empty() && !F.Truth && !F.Tensor && F.View == VarInfo::NoView)
     return;
   VarInfo Src2 = F; // a copy: its callables are moved into Into's
   VarInfo &I = info(Into);
@@ -525,11 +525,9 @@ void FnLowerer::merge(VarId Into, VarId From) {
   for (ClassId C : Src2.ClassObj)
     addUnique(I.ClassObj, C);
   for (FnRef &R : Src2.Fns)
-    if (I.Fns.size() < 8 &&
-        std::none_of(I.Fns.begin(), I.Fns.end(), [&](const FnRef &X) {
-          return X.Fn == R.Fn && X.Self == R.Self && X.Pos == R.Pos;
-        }))
-      I.Fns.push_back(std::move(R));
+    addCallable(I.Fns, std::move(R));
+  for (FnRef &R : Src2.ElemFns)
+    addCallable(I.ElemFns, std::move(R));
   I.Truth |= Src2.Truth;
   I.Tensor |= Src2.Tensor;
   if (Src2.View != VarInfo::NoView) {

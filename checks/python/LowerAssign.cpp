@@ -177,6 +177,11 @@ void FnLowerer::bindElement(SyntaxNode Target, VarId Iter, SyntaxNode At) {
     llvm::SmallVector<engine::ClassId, 1> Elem = info(From).Elem;
     for (engine::ClassId X : Elem)
       addUnique(info(E).Cls, X);
+    // Iterating a tuple of functions binds each in turn: a call of the
+    // element may be a call of any of them.
+    std::vector<FnRef> Fns = info(From).ElemFns;
+    for (FnRef &R : Fns)
+      addCallable(info(E).Fns, std::move(R));
     return E;
   };
   if (View == VarInfo::Keys) {

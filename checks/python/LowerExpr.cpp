@@ -430,6 +430,9 @@ VarId FnLowerer::literal(SyntaxNode N) {
     llvm::SmallVector<engine::ClassId, 1> Cls = info(V).Cls;
     for (engine::ClassId K2 : Cls)
       addUnique(info(C).Elem, K2);
+    std::vector<FnRef> Fns = info(V).Fns; // info() may grow the table
+    for (FnRef &R : Fns)
+      addCallable(info(C).ElemFns, std::move(R));
   });
   return C;
 }

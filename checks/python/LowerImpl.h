@@ -119,6 +119,8 @@ struct VarInfo {
   llvm::SmallVector<engine::ClassId, 1> Cls;  ///< Instance of.
   llvm::SmallVector<engine::ClassId, 1> Elem; ///< Elements are instances of.
   std::vector<FnRef> Fns;                     ///< Callables it holds.
+  /// Callables its elements hold (`for f in (self.a, self.b): f(x)`).
+  std::vector<FnRef> ElemFns;
   llvm::SmallVector<engine::ClassId, 1> ClassObj; ///< Classes it holds.
   bool Truth = false; ///< Made by a Test / Not: a truth value.
   /// Made by a tensor factory or a workspace producer (device memory): its
@@ -130,6 +132,15 @@ struct VarInfo {
   enum ViewT : uint8_t { NoView, Values, Items, Keys, Enumerate } View = NoView;
   engine::VarId ViewOf = engine::NoVar; ///< The container a view is of.
 };
+
+/// Add R to a small set of callables (at most 8, as a value's classes).
+inline void addCallable(std::vector<FnRef> &Fns, FnRef R) {
+  if (Fns.size() < 8 &&
+      std::none_of(Fns.begin(), Fns.end(), [&](const FnRef &X) {
+        return X.Fn == R.Fn && X.Self == R.Self && X.Pos == R.Pos;
+      }))
+    Fns.push_back(std::move(R));
+}
 
 /// Append X to a small set (a value is rarely of more classes than 8).
 template <typename T, typename U> void addUnique(T &Vec, const U &X) {
