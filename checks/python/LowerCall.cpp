@@ -200,6 +200,21 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
       I.P.Spelling = key(N);
       return T;
     }
+    // getattr(holder, "ws_%d" % n): one of the places a setattr of a
+    // computed name stores into.
+    if (FName == "getattr" && Attr.empty() && As.size() == 2 &&
+        !As[0].Splat && !As[1].Splat && As[0].Keyword.empty() &&
+        As[1].Keyword.empty()) {
+      VarId Base = expr(As[0].Value);
+      expr(As[1].Value);
+      VarId T = temp();
+      engine::Inst &I = emit(Op::Read, N);
+      I.Dst = T;
+      I.P.Kind = PlaceRef::Element;
+      I.P.Base = Base;
+      I.P.Spelling = key(As[0].Value);
+      return T;
+    }
     // bool(x) of a truth value is that truth: a capture predicate stays one
     // (`capturing = bool(get_forward_context().capturing)`). Of anything
     // else it is a new value holding nothing, as other builtins' results.
@@ -221,6 +236,22 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
       I.P.Base = Base;
       I.P.Name = A.substr(1, A.size() - 2);
       I.P.Spelling = key(As[0].Value) + "." + I.P.Name;
+      return constant(N);
+    }
+    // setattr(holder, "ws_%d" % n, ws): an attribute of a name computed at
+    // run time, one of the object's places; the object holds the value
+    // (a keep-alive until after the capture) as its slots hold theirs.
+    if (FName == "setattr" && As.size() == 3 && !As[0].Splat &&
+        !As[1].Splat && !As[2].Splat && As[0].Keyword.empty() &&
+        As[1].Keyword.empty() && As[2].Keyword.empty()) {
+      VarId Base = expr(As[0].Value);
+      expr(As[1].Value);
+      VarId V = expr(As[2].Value);
+      engine::Inst &I = emit(Op::Store, N);
+      I.A = V;
+      I.P.Kind = PlaceRef::Element;
+      I.P.Base = Base;
+      I.P.Spelling = key(As[0].Value);
       return constant(N);
     }
   }
