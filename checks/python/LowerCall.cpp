@@ -472,6 +472,10 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
       engine::Inst &I = emit(Begin ? Op::RegionBegin : Op::RegionEnd, N);
       I.Region = RK;
       I.Name = Spelled;
+      // graph.capture_begin(pool=...): the receiver is the graph captured
+      // into, as `with torch.cuda.graph(graph)` names it.
+      if (RK == engine::RegionKind::Capture && Recv != engine::NoVar)
+        I.A = Recv;
       return constant(N);
     }
   }

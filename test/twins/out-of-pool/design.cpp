@@ -2,7 +2,7 @@
 // allocated before the capture, owned by a local, read by the captured task
 // of a graph the caller keeps. See design.py.
 //
-// Expected: `read`, `weak-output` (an output allocated before the
+// Expected: `read`, `read-begin-end`, `weak-output` (an output allocated before the
 // capture, kept only as a weak reference after it) and `copy-output` (the
 // same output written by an in-place copy) are
 // tether-graph-memory-dies-before-replay; `fixed-read` and `pool-read` are
@@ -22,6 +22,15 @@ struct Runner {
     at::Tensor static_input = at::empty({num_tokens});
     graph.capture_begin();
     npu_paged_attention(query, static_input); // TWIN: read
+    graph.capture_end();
+    graphs[num_tokens] = &graph;
+  }
+
+  // The same capture as Python's graph.capture_begin()/capture_end() form.
+  void capture_begin_end(c10_npu::NPUGraph &graph, const at::Tensor &query, int64_t num_tokens) {
+    at::Tensor static_input = at::empty({num_tokens});
+    graph.capture_begin();
+    npu_paged_attention(query, static_input); // TWIN: read-begin-end
     graph.capture_end();
     graphs[num_tokens] = &graph;
   }

@@ -5,7 +5,9 @@
 # graph and lets the input go: the graph replays with a freed address.
 #
 # Expected: `read`, the captured op's read of the input, is
-# tether-graph-memory-dies-before-replay, and so is `weak-output`, an output
+# tether-graph-memory-dies-before-replay, also where the capture is opened
+# by `graph.capture_begin()` (`read-begin-end`), and so is
+# `weak-output`, an output
 # buffer allocated before the capture and kept only as a weak reference
 # after it, and `copy-output`, the same output written by an in-place copy
 # (`output.copy_(result)`, a method of the tensor: an operation on it). The
@@ -25,6 +27,16 @@ class Runner:
         static_input = torch.empty(num_tokens, dtype=torch.uint8)
         with torch.npu.graph(graph):
             out = torch_npu._npu_paged_attention(query, static_input)  # TWIN: read
+        self.graphs[num_tokens] = graph
+        return out
+
+    # The capture opened and closed by the graph's own methods (SGLang's
+    # breakable capture): the receiver is the graph, kept as above.
+    def capture_begin_end(self, graph, query, num_tokens):
+        static_input = torch.empty(num_tokens, dtype=torch.uint8)
+        graph.capture_begin()
+        out = torch_npu._npu_paged_attention(query, static_input)  # TWIN: read-begin-end
+        graph.capture_end()
         self.graphs[num_tokens] = graph
         return out
 
