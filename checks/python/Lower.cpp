@@ -514,7 +514,8 @@ void FnLowerer::merge(VarId Into, VarId From) {
     return;
   VarInfo &F = info(From);
   if (F.Cls.empty() && F.Elem.empty() && F.Fns.empty() && F.ClassObj.empty() &&
-      F.ElemFns.empty() && !F.Truth && !F.Tensor && F.View == VarInfo::NoView)
+      F.ElemFns.empty() && !F.CaptureContext && !F.Truth && !F.Tensor &&
+      F.View == VarInfo::NoView)
     return;
   VarInfo Src2 = F; // a copy: its callables are moved into Into's
   VarInfo &I = info(Into);
@@ -528,6 +529,10 @@ void FnLowerer::merge(VarId Into, VarId From) {
     addCallable(I.Fns, std::move(R));
   for (FnRef &R : Src2.ElemFns)
     addCallable(I.ElemFns, std::move(R));
+  if (Src2.CaptureContext) {
+    I.CaptureContext = true;
+    I.ContextGraph = Src2.ContextGraph;
+  }
   I.Truth |= Src2.Truth;
   I.Tensor |= Src2.Tensor;
   if (Src2.View != VarInfo::NoView) {

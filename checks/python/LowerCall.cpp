@@ -616,6 +616,16 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
   // A receiver of no known class.
   if (Recv != engine::NoVar) {
     VarId Result = engine::NoVar;
+    if (info(Recv).CaptureContext &&
+        (Method == "__enter__" || Method == "__exit__")) {
+      lowerArgs(As);
+      engine::Inst &I =
+          emit(Method == "__enter__" ? Op::RegionBegin : Op::RegionEnd, N);
+      I.Region = engine::RegionKind::Capture;
+      I.Name = Spelled;
+      I.A = info(Recv).ContextGraph;
+      return constant(N);
+    }
     if (info(Recv).Cls.empty() && isContainerMethod(Method) &&
         containerMethod(Method, Recv, RecvNode, As, N, Result))
       return Result;
@@ -647,6 +657,16 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
     return T;
   }
 
+  // torch.cuda.graph(g, ...) kept in a variable to be entered by hand
+  // (LightLLM's prefill graphs): the region opens at its __enter__.
+  if (External && !D.empty() && Cat.CaptureContexts.matches(Qual)) {
+    lowerArgs(As);
+    VarId T = constant(N);
+    info(T).CaptureContext = true;
+    if (!As.empty() && !As[0].Splat && As[0].Keyword.empty())
+      info(T).ContextGraph = As[0].V;
+    return T;
+  }
   // A task update of one call (cuda-python's
   // cuGraphExecKernelNodeSetParams): it binds what it is handed, as an
   // operation between an update's begin and end does.

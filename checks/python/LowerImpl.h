@@ -121,6 +121,11 @@ struct VarInfo {
   std::vector<FnRef> Fns;                     ///< Callables it holds.
   /// Callables its elements hold (`for f in (self.a, self.b): f(x)`).
   std::vector<FnRef> ElemFns;
+  /// A capture context manager kept to be entered by hand
+  /// (`cm = torch.cuda.graph(g)`, then `cm.__enter__()`), and the graph it
+  /// captures into.
+  bool CaptureContext = false;
+  engine::VarId ContextGraph = engine::NoVar;
   llvm::SmallVector<engine::ClassId, 1> ClassObj; ///< Classes it holds.
   bool Truth = false; ///< Made by a Test / Not: a truth value.
   /// Made by a tensor factory or a workspace producer (device memory): its
