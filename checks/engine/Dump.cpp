@@ -102,6 +102,7 @@ private:
     case Op::WeakRef:
       OS << (I.Weak == WeakKind::FromBlob  ? "from-blob "
              : I.Weak == WeakKind::Address ? "address "
+             : I.Weak == WeakKind::OverAddress ? "over-address "
                                            : "weak ")
          << var(I.A);
       name(I);

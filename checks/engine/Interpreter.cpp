@@ -784,8 +784,43 @@ private:
       R.End = At;
   }
 
+  /// The memory behind the raw addresses V holds: its own address atoms,
+  /// and those held at places below the objects it is, or below objects
+  /// those places hold (a wrapper around a record around the address).
+  Value addressesIn(const State &S, const Value &V) const {
+    Value Out;
+    llvm::SmallVector<MemId, 8> Objects;
+    for (const Atom &A : V) {
+      if (isAddress(A))
+        Out.add(A);
+      else if (A.Kind == Atom::Mem)
+        Objects.push_back(A.M);
+    }
+    auto Below = [&](MemId Place, MemId Obj) {
+      const MemKey &P = M.key(Place), &O = M.key(Obj);
+      return P.Root == O.Root && P.A == O.A && P.B == O.B &&
+             P.Path.size() > O.Path.size() &&
+             std::equal(O.Path.begin(), O.Path.end(), P.Path.begin());
+    };
+    for (size_t K = 0; K < Objects.size() && K < 16; ++K) {
+      MemId Obj = Objects[K];
+      for (const State::Address &Ad : S.Addressed)
+        if (Below(Ad.Place, Obj))
+          Out.add(Atom::weak(Ad.Memory, Ad.Conv));
+      for (const auto &[Place, Held] : S.Held)
+        if (Below(Place, Obj) && !llvm::is_contained(Objects, Held))
+          Objects.push_back(Held);
+    }
+    return Out;
+  }
+
   void convert(State &S, const Inst &I) {
     Value V = get(S, I.A);
+    if (I.Weak == WeakKind::OverAddress) {
+      V = addressesIn(S, V);
+      if (V.empty())
+        return; // no address in it: the op's own tensor stands
+    }
     // A raw address is taken of any memory, weakly held or not, and is no
     // conversion the weak-ref checks judge; converting an address (from_blob
     // over a pointer local) makes a weak reference of the memory behind it.
@@ -1255,7 +1290,9 @@ private:
       if (A.Kind == Atom::Mem && isLocalMemory(A.M)) {
         insertSorted(S.Held, std::pair<MemId, MemId>{Place, A.M});
       } else if (isAddress(A)) {
-        if (isLocalMemory(A.M))
+        // Of a parameter's memory too: a wrapper the function builds around
+        // its argument's address (TensorRT-LLM's TensorWrapper) holds it.
+        if (isLocalMemory(A.M) || M.paramOf(A.M) >= 0)
           insertSorted(S.Addressed, State::Address{Place, A.M, A.W});
       } else if (A.Kind == Atom::Weak && isLocalMemory(A.M) &&
                  !memSetHas(S.Escaped, A.M)) {

@@ -84,6 +84,7 @@ enum class AllocKind : uint8_t {
   Container, ///< A dict/list/map/vector literal or constructor.
 };
 
+/// The last kind is the bound Serialize.cpp reads against.
 enum class WeakKind : uint8_t {
   Primitive, ///< A catalog weak-ref primitive.
   FromBlob,  ///< `from_blob` over another tensor's memory, no deleter.
@@ -92,6 +93,12 @@ enum class WeakKind : uint8_t {
   /// handed it (or an object a place of which holds it) is handed the
   /// memory, which must be owned elsewhere while the graph uses it.
   Address,
+  /// A tensor made over the raw addresses A holds, directly or in the
+  /// fields of an object it is (`torch.as_tensor(TensorWrapper(
+  /// t.data_ptr(), ...))`, TensorRT-LLM's make_weak_ref): a weak reference
+  /// of the memory behind them. Where A holds no address, Dst keeps what
+  /// the instructions before made of it (the op's own new tensor).
+  OverAddress,
 };
 
 /// What a Test instruction computes into its Dst (a truth value a Branch

@@ -114,7 +114,7 @@ struct Reader {
     I.P.Spelling = R.s();
     I.P.Local = R.b();
     I.Alloc = AllocKind(R.below(uint64_t(AllocKind::Container) + 1));
-    I.Weak = WeakKind(R.below(uint64_t(WeakKind::Address) + 1));
+    I.Weak = WeakKind(R.below(uint64_t(WeakKind::OverAddress) + 1));
     I.Test = TestKind(R.below(uint64_t(TestKind::IsTensor) + 1));
     I.Region = RegionKind(R.below(uint64_t(RegionKind::CaptureSession) + 1));
     I.Class = id(Shape.Classes);

@@ -682,6 +682,20 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
     Region(Op::RegionEnd);
     return T;
   }
+  // torch.as_tensor(obj): over the raw addresses obj holds (an object with
+  // a __cuda_array_interface__ built from t.data_ptr()), a tensor that owns
+  // nothing of t's memory; over anything else the op's own tensor.
+  if (External && !D.empty() &&
+      (Qual == "torch.as_tensor" || Qual == "torch.asarray") && !As.empty() &&
+      !As[0].Splat && As[0].Keyword.empty()) {
+    VarId T = externalOp(As, N, Spelled, false);
+    engine::Inst &I = emit(Op::WeakRef, N);
+    I.Dst = T;
+    I.A = As[0].V;
+    I.Weak = engine::WeakKind::OverAddress;
+    I.Name = Spelled;
+    return T;
+  }
   // Code outside the program.
   if (External && !D.empty()) {
     std::string Head = D.substr(0, D.find('.'));
