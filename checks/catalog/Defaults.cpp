@@ -96,8 +96,8 @@ static Catalog makeDefaults() {
       "torch_memory_saver.cuda_graph",
       // SGLang: torch.get_device_module(device).graph
       "device_module.graph",
-      // DeepSpeed: an accelerator's capture_to_graph (bound to a name;
-      // `get_accelerator().capture_to_graph(...)` has no dotted name).
+      // DeepSpeed: an accelerator's capture_to_graph, bound to a name or
+      // called on `get_accelerator()` (matched by the method's own name).
       "capture_to_graph",
   };
   C.CapturePredicates = {

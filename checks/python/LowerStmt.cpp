@@ -277,8 +277,16 @@ void FnLowerer::withStmt(SyntaxNode S, SyntaxNode Next) {
       V = stripParens(V);
       VarId Val = engine::NoVar;
       if (kindOf(V) == G.Call) {
-        std::string D = dottedName(fieldOf(V, G.FFunction), Src);
+        SyntaxNode Fn = stripParens(fieldOf(V, G.FFunction));
+        std::string D = dottedName(Fn, Src);
         std::string Q = D.empty() ? "" : resolve(D).Qual;
+        // get_accelerator().capture_to_graph(g) (DeepSpeed): a method of
+        // an object no name reaches is matched by its own name, which the
+        // catalog's unscoped entries name in any namespace.
+        if (D.empty() && kindOf(Fn) == G.Attribute) {
+          D = text(fieldOf(Fn, G.FAttribute));
+          Q = D;
+        }
         bool Capture = !D.empty() && Cat.CaptureContexts.matches(Q);
         bool Session = !Capture && !D.empty() && Cat.SessionContexts.matches(Q);
         bool Stream = !Capture && !Session && !D.empty() &&
