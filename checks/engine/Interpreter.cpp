@@ -1654,8 +1654,17 @@ private:
         if (A.Kind == Atom::Mem && !S.isDead(A.M) && watched(S, A.M) &&
             std::find(Dying.begin(), Dying.end(), A.M) == Dying.end())
           Dying.push_back(A.M);
-    for (MemId X : Dying)
-      die(S, X, T.Loc, true);
+    // All at once: what a dying local container's slots held is not kept
+    // by them (`op(q, [ws])` leaves its list alive to the return), so a
+    // memory a holder kept is tried again once the holder is gone.
+    for (bool More = true; More;) {
+      More = false;
+      for (MemId X : Dying)
+        if (!S.isDead(X)) {
+          die(S, X, T.Loc, true);
+          More |= S.isDead(X) && isHolder(X);
+        }
+    }
   }
 
   Context &Cx;

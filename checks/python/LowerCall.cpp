@@ -778,12 +778,26 @@ VarId FnLowerer::inPlaceOp(VarId Recv, std::vector<CallArg> &As, SyntaxNode N,
 
 void FnLowerer::useArgs(const std::vector<CallArg> &As,
                         const std::string &Spelled) {
+  // autograd's walk reads its outputs' history, not their storage
+  // (Megatron-LM hands it weak references of a captured graph's outputs).
+  llvm::StringRef Fn(Spelled);
+  bool Storage = !Fn.ends_with("autograd.grad") && !Fn.ends_with("autograd.backward");
   for (const CallArg &A : As) {
     if (isLiteral(A.Value))
       continue; // a literal is no memory
     engine::Inst &I = emit(Op::Use, A.Whole);
     I.A = A.V;
     I.Name = Spelled;
+    // op(q, [ws]), out=[output, lse]: the tensors of a list or tuple
+    // written in the call are handed to the op as the container is.
+    if (!Storage || A.V == engine::NoVar)
+      continue;
+    std::vector<VarId> Elems = info(A.V).LiteralElems;
+    for (VarId E : Elems) {
+      engine::Inst &U = emit(Op::Use, A.Whole);
+      U.A = E;
+      U.Name = Spelled;
+    }
   }
 }
 

@@ -433,6 +433,8 @@ VarId FnLowerer::literal(SyntaxNode N) {
     std::vector<FnRef> Fns = info(V).Fns; // info() may grow the table
     for (FnRef &R : Fns)
       addCallable(info(C).ElemFns, std::move(R));
+    if (Indexed && K != G.ListSplat)
+      info(C).LiteralElems.push_back(V);
   });
   return C;
 }

@@ -125,6 +125,8 @@ struct VarInfo {
   /// (`cm = torch.cuda.graph(g)`, then `cm.__enter__()`), and the graph it
   /// captures into.
   bool CaptureContext = false;
+  /// A list or tuple literal: its elements' values, in order.
+  std::vector<engine::VarId> LiteralElems;
   engine::VarId ContextGraph = engine::NoVar;
   llvm::SmallVector<engine::ClassId, 1> ClassObj; ///< Classes it holds.
   bool Truth = false; ///< Made by a Test / Not: a truth value.

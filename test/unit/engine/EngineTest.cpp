@@ -266,6 +266,45 @@ TEST(EngineTest, StrongHolderOutsideTheFunctionIsSafe) {
   EXPECT_EQ(render(analyze(Pr.P)), "");
 }
 
+/// A local container that holds the memory (`op(q, [ws])`) dies at the
+/// return with every other local: it keeps nothing, and the memory dies
+/// there. The same container returned to the caller keeps it.
+static void heldByALocalList(Prog &Pr, bool Returned) {
+  FnId F = Pr.fn("layer");
+  B Bd(Pr.P.Functions[F]);
+  VarId Ctx = Bd.FB.param("ctx");
+  VarId Cap = Bd.test(TestKind::CapturePredicate, Ctx, L(2, 8));
+  uint32_t In = Bd.FB.block(), Out = Bd.FB.block();
+  Bd.FB.branch(Cap, In, Out, L(2, 8));
+  Bd.FB.setBlock(In);
+  VarId Ws = Bd.alloc(AllocKind::Tensor, L(3, 14), "ws");
+  VarId Cache = Bd.read("t._WS", L(4, 9));
+  Bd.storeElem(Cache, Bd.weak(Ws, L(4, 18)), L(4, 9), "_WS");
+  VarId List = Bd.alloc(AllocKind::Container, L(5, 30));
+  Bd.storeElem(List, Ws, L(5, 31), "");
+  Bd.use(List, L(5, 30));
+  Bd.use(Bd.get(Cache, L(6, 30), "_WS"), L(6, 30));
+  Bd.FB.ret(Returned ? List : NoVar, L(7, 5));
+  Bd.FB.setBlock(Out);
+  Bd.FB.finish();
+}
+
+TEST(EngineTest, LocalContainerDiesWithItsContents) {
+  Prog Pr;
+  heldByALocalList(Pr, /*Returned=*/false);
+  EXPECT_EQ(render(analyze(Pr.P)),
+            "4:18 tether-weak-ref-before-capture-end\n"
+            "  2:8 capture begins here\n"
+            "  4:9 the weak reference is stored in '_WS', read by other code "
+            "during the capture\n"
+            "  7:5 the last strong reference to the memory dies here\n"
+            "  6:30 the weak reference is used by a later operation of the "
+            "same capture here\n");
+  Prog Kept;
+  heldByALocalList(Kept, /*Returned=*/true);
+  EXPECT_EQ(render(analyze(Kept.P)), "");
+}
+
 /// A helper that converts a tensor and hands anything else back unchanged
 /// (isinstance(t, torch.Tensor) on the way) converts the tensor it is given:
 /// its pass-through path takes nothing from a tensor. The same helper with
