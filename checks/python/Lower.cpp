@@ -502,6 +502,18 @@ VarId FnLowerer::constant(SyntaxNode At) {
   return V;
 }
 
+engine::Inst &FnLowerer::test(engine::TestKind K, VarId A, SyntaxNode N,
+                              VarId &Dst, llvm::StringRef Name) {
+  Dst = temp();
+  info(Dst).Truth = true;
+  engine::Inst &I = emit(engine::Op::Test, N);
+  I.Dst = Dst;
+  I.A = A;
+  I.Test = K;
+  I.Name = Name.str();
+  return I;
+}
+
 void FnLowerer::addClass(VarId V, TypeInfo T) {
   if (T.Cls >= 0)
     addUnique(info(V).Cls, T.Cls);

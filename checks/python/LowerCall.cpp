@@ -182,16 +182,12 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
     if (!Attr.empty()) {
       VarId Base = expr(Obj);
       std::string Full = D.empty() ? Attr : dottedName(N, Src);
-      VarId T = temp();
+      VarId T;
       if (Cat.CapturePredicates.matches(Full.empty() ? Attr : Full)) {
-        engine::Inst &I = emit(Op::Test, N);
-        I.Dst = T;
-        I.A = Base;
-        I.Test = engine::TestKind::CapturePredicate;
-        I.Name = Attr;
-        info(T).Truth = true;
+        test(engine::TestKind::CapturePredicate, Base, N, T, Attr);
         return T;
       }
+      T = temp();
       engine::Inst &I = emit(Op::Read, N);
       I.Dst = T;
       I.P.Kind = PlaceRef::Field;
@@ -347,13 +343,8 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
               resolve(Cls).Qual == "torch.Tensor";
     }
     if (Plain) {
-      VarId X = expr(As[0].Value);
-      VarId T = temp();
-      engine::Inst &I = emit(Op::Test, N);
-      I.Dst = T;
-      I.A = X;
-      I.Test = engine::TestKind::IsTensor;
-      info(T).Truth = true;
+      VarId T;
+      test(engine::TestKind::IsTensor, expr(As[0].Value), N, T);
       return T;
     }
   }
@@ -395,14 +386,10 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
   bool SessionTest = Cataloged(Cat.SessionPredicates);
   if (SessionTest || Cataloged(Cat.CapturePredicates)) {
     lowerArgs(As);
-    VarId T = temp();
-    engine::Inst &I = emit(Op::Test, N);
-    I.Dst = T;
-    I.A = Recv;
-    I.Test = SessionTest ? engine::TestKind::SessionPredicate
-                         : engine::TestKind::CapturePredicate;
-    I.Name = Spelled;
-    info(T).Truth = true;
+    VarId T;
+    test(SessionTest ? engine::TestKind::SessionPredicate
+                     : engine::TestKind::CapturePredicate,
+         Recv, N, T, Spelled);
     return T;
   }
   // Stream ordering (`side.wait_stream(main)`, an event's wait/record):

@@ -74,12 +74,8 @@ void FnLowerer::branchOn(VarId V, SyntaxNode N, uint32_t T, uint32_t F) {
   if (!info(V).Truth &&
       (K == G.Identifier || K == G.Attribute || K == G.Subscript)) {
     // `if x:` -- x holds something, so x is not None.
-    VarId Null = temp();
-    engine::Inst &I = emit(Op::Test, N);
-    I.Dst = Null;
-    I.A = V;
-    I.Test = engine::TestKind::IsNull;
-    info(Null).Truth = true;
+    VarId Null;
+    test(engine::TestKind::IsNull, V, N, Null);
     B.branch(Null, F, T, branchLoc(N));
     return;
   }
@@ -170,13 +166,8 @@ VarId FnLowerer::comparisonTest(SyntaxNode N, bool &Neg) {
     bool LNone = kindOf(stripParens(Lhs)) == G.None;
     if ((RNone || LNone) &&
         (O == "is" || O == "==" || O == "is not" || O == "!=")) {
-      VarId Subject = expr(RNone ? Lhs : Rhs);
-      VarId T = temp();
-      engine::Inst &I = emit(Op::Test, N);
-      I.Dst = T;
-      I.A = Subject;
-      I.Test = engine::TestKind::IsNull;
-      info(T).Truth = true;
+      VarId T;
+      test(engine::TestKind::IsNull, expr(RNone ? Lhs : Rhs), N, T);
       Neg = O == "is not" || O == "!=";
       return T;
     }
@@ -185,15 +176,12 @@ VarId FnLowerer::comparisonTest(SyntaxNode N, bool &Neg) {
       if (Key.empty())
         expr(Lhs);
       VarId C = expr(Rhs);
-      VarId T = temp();
-      engine::Inst &I = emit(Op::Test, N);
-      I.Dst = T;
-      I.Test = engine::TestKind::PlaceEmpty;
+      VarId T;
+      engine::Inst &I = test(engine::TestKind::PlaceEmpty, engine::NoVar, N, T);
       I.P.Kind = PlaceRef::Element;
       I.P.Base = C;
       I.P.Key = Key;
       I.P.Spelling = key(Rhs);
-      info(T).Truth = true;
       Neg = O == "in";
       return T;
     }
@@ -205,12 +193,8 @@ VarId FnLowerer::comparisonTest(SyntaxNode N, bool &Neg) {
         expr(SR);
       else
         expr(Other);
-      VarId T = temp();
-      engine::Inst &I = emit(Op::Test, N);
-      I.Dst = T;
-      I.A = Of;
-      I.Test = engine::TestKind::SizeCheck;
-      info(T).Truth = true;
+      VarId T;
+      test(engine::TestKind::SizeCheck, Of, N, T);
       return T;
     }
   }

@@ -293,12 +293,8 @@ VarId FnLowerer::attribute(SyntaxNode N) {
       if (R.Kind == Resolved::Module)
         return constant(N);
       auto Predicate = [&] {
-        VarId T = temp();
-        engine::Inst &I = emit(Op::Test, N);
-        I.Dst = T;
-        I.Test = engine::TestKind::CapturePredicate;
-        I.Name = D;
-        info(T).Truth = true;
+        VarId T;
+        test(engine::TestKind::CapturePredicate, engine::NoVar, N, T, D);
         return T;
       };
       // `Cls.attr`: a class-level static; a capture flag kept on the class
@@ -319,13 +315,8 @@ VarId FnLowerer::attribute(SyntaxNode N) {
   VarId Base = expr(Obj);
   // `ctx.capturing`, `get_forward_context().capturing`.
   if (Cat.CapturePredicates.matches(D.empty() ? Attr : D)) {
-    VarId T = temp();
-    engine::Inst &I = emit(Op::Test, N);
-    I.Dst = T;
-    I.A = Base;
-    I.Test = engine::TestKind::CapturePredicate;
-    I.Name = D.empty() ? Attr : D;
-    info(T).Truth = true;
+    VarId T;
+    test(engine::TestKind::CapturePredicate, Base, N, T, D.empty() ? Attr : D);
     return T;
   }
   const VarInfo &BI = info(Base);

@@ -264,6 +264,10 @@ private:
   engine::VarId temp() { return newVar(std::string()); }
   engine::VarId newVar(std::string Name);
   engine::VarId constant(SyntaxNode At);
+  /// A truth value: Test K of A (NoVar for a place test, whose place the
+  /// caller sets) at N, named Name in messages; its variable into Dst.
+  engine::Inst &test(engine::TestKind K, engine::VarId A, SyntaxNode N,
+                     engine::VarId &Dst, llvm::StringRef Name = "");
   engine::Inst &emit(engine::Op K, SyntaxNode At) { return B.emit(K, loc(At)); }
   VarInfo &info(engine::VarId V) { return Info[size_t(V)]; }
   void merge(engine::VarId Into, engine::VarId From);
