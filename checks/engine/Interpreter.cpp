@@ -796,19 +796,13 @@ private:
       else if (A.Kind == Atom::Mem)
         Objects.push_back(A.M);
     }
-    auto Below = [&](MemId Place, MemId Obj) {
-      const MemKey &P = M.key(Place), &O = M.key(Obj);
-      return P.Root == O.Root && P.A == O.A && P.B == O.B &&
-             P.Path.size() > O.Path.size() &&
-             std::equal(O.Path.begin(), O.Path.end(), P.Path.begin());
-    };
     for (size_t K = 0; K < Objects.size() && K < 16; ++K) {
       MemId Obj = Objects[K];
       for (const State::Address &Ad : S.Addressed)
-        if (Below(Ad.Place, Obj))
+        if (below(Ad.Place, Obj))
           Out.add(Atom::weak(Ad.Memory, Ad.Conv));
       for (const auto &[Place, Held] : S.Held)
-        if (Below(Place, Obj) && !llvm::is_contained(Objects, Held))
+        if (below(Place, Obj) && !llvm::is_contained(Objects, Held))
           Objects.push_back(Held);
     }
     return Out;
