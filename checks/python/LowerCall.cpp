@@ -162,6 +162,13 @@ static int treeMapperFunctionArg(llvm::StringRef Qual) {
   return -1;
 }
 
+/// Exactly N arguments, each written plainly (no keyword, no splat).
+static bool positionalOnly(const std::vector<CallArg> &As, size_t N) {
+  return As.size() == N && llvm::all_of(As, [](const CallArg &A) {
+           return !A.Splat && A.Keyword.empty();
+         });
+}
+
 VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
                           VarId CalleeV) {
   std::string D = CalleeV == engine::NoVar ? dottedName(F, Src) : std::string();
@@ -198,9 +205,7 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
     }
     // getattr(holder, "ws_%d" % n): one of the places a setattr of a
     // computed name stores into.
-    if (FName == "getattr" && Attr.empty() && As.size() == 2 &&
-        !As[0].Splat && !As[1].Splat && As[0].Keyword.empty() &&
-        As[1].Keyword.empty()) {
+    if (FName == "getattr" && Attr.empty() && positionalOnly(As, 2)) {
       VarId Base = expr(As[0].Value);
       expr(As[1].Value);
       VarId T = temp();
@@ -237,9 +242,7 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
     // setattr(holder, "ws_%d" % n, ws): an attribute of a name computed at
     // run time, one of the object's places; the object holds the value
     // (a keep-alive until after the capture) as its slots hold theirs.
-    if (FName == "setattr" && As.size() == 3 && !As[0].Splat &&
-        !As[1].Splat && !As[2].Splat && As[0].Keyword.empty() &&
-        As[1].Keyword.empty() && As[2].Keyword.empty()) {
+    if (FName == "setattr" && positionalOnly(As, 3)) {
       VarId Base = expr(As[0].Value);
       expr(As[1].Value);
       VarId V = expr(As[2].Value);
@@ -334,9 +337,7 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
   if (Refs.empty() && Ctors.empty() && !D.empty() &&
       (Qual == "isinstance" || Qual == "torch.is_tensor")) {
     size_t Want = Qual == "isinstance" ? 2 : 1;
-    bool Plain = As.size() == Want;
-    for (const CallArg &A : As)
-      Plain &= !A.Splat && A.Keyword.empty();
+    bool Plain = positionalOnly(As, Want);
     if (Plain && Want == 2) {
       std::string Cls = dottedName(stripParens(As[1].Value), Src);
       Plain = !Cls.empty() && !isLocalName(Cls.substr(0, Cls.find('.'))) &&
