@@ -153,6 +153,12 @@ private:
     for (uint32_t P = 0; P < Fn.NumParams; ++P)
       Entry.set(VarId(P), Value(Atom::mem(M.root(RootKind::Param, F, P))));
     std::set<uint32_t> Work{0};
+    auto ObjectOf = [&](MemId P) {
+      const MemKey &K = M.key(P);
+      return K.Root == RootKind::Alloc && !K.Path.empty()
+                 ? M.root(RootKind::Alloc, K.A)
+                 : P;
+    };
     size_t Budget = 64 * Fn.Blocks.size() + 1024;
     while (!Work.empty() && Budget-- > 0) {
       uint32_t B = Order[*Work.begin()];
@@ -164,7 +170,7 @@ private:
       // (a successor reached for the first time takes it without a copy).
       auto Flow = [&](uint32_t To, auto &&Out) {
         if (To < In.size() && Position[To] != ~0u &&
-            joinInto(In[To], std::forward<decltype(Out)>(Out)))
+            joinInto(In[To], std::forward<decltype(Out)>(Out), ObjectOf))
           Work.insert(Position[To]);
       };
       if (T.Kind == Terminator::Goto) {

@@ -155,22 +155,34 @@ bool meetInto(MemSet &Into, const MemSet &From) {
 } // namespace
 
 /// The join proper, with Into already reached: it only reads From.
-static bool joinReached(State &Into, const State &From) {
+static bool joinReached(State &Into, const State &From,
+                        ObjectOfPlace ObjectOf) {
   bool Changed = false;
   // Place holders: on every path where the memory exists (memory some path
   // made and left unheld can die on that path; a path that never made it
-  // says nothing). Judged on both states as they come in, before anything
-  // below changes Into.
+  // says nothing), and where the holder exists: a field of a local object
+  // holds nothing on a path that never made the object (a loop's entry,
+  // where the runner each iteration builds, keeps in a map and hands the
+  // inputs to, is not made yet). Judged on both states as they come in,
+  // before anything below changes Into.
+  auto Absent = [&](const State &Other, const std::pair<MemId, MemId> &H) {
+    if (!mentions(Other, H.second))
+      return true;
+    if (!ObjectOf)
+      return false;
+    MemId Obj = ObjectOf(H.first);
+    return Obj != H.first && !mentions(Other, Obj);
+  };
   auto OnEveryMakingPath = [&](const std::vector<std::pair<MemId, MemId>> &A,
                                const std::vector<std::pair<MemId, MemId>> &B) {
     std::vector<std::pair<MemId, MemId>> Out;
     std::set_intersection(A.begin(), A.end(), B.begin(), B.end(),
                           std::back_inserter(Out));
     for (const auto &H : A)
-      if (!std::binary_search(B.begin(), B.end(), H) && !mentions(From, H.second))
+      if (!std::binary_search(B.begin(), B.end(), H) && Absent(From, H))
         Out.push_back(H);
     for (const auto &H : B)
-      if (!std::binary_search(A.begin(), A.end(), H) && !mentions(Into, H.second))
+      if (!std::binary_search(A.begin(), A.end(), H) && Absent(Into, H))
         Out.push_back(H);
     std::sort(Out.begin(), Out.end());
     Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
@@ -265,24 +277,24 @@ static bool joinReached(State &Into, const State &From) {
   return Changed;
 }
 
-bool joinInto(State &Into, const State &From) {
+bool joinInto(State &Into, const State &From, ObjectOfPlace ObjectOf) {
   if (!From.Reached)
     return false;
   if (!Into.Reached) {
     Into = From;
     return true;
   }
-  return joinReached(Into, From);
+  return joinReached(Into, From, ObjectOf);
 }
 
-bool joinInto(State &Into, State &&From) {
+bool joinInto(State &Into, State &&From, ObjectOfPlace ObjectOf) {
   if (!From.Reached)
     return false;
   if (!Into.Reached) {
     Into = std::move(From);
     return true;
   }
-  return joinReached(Into, From);
+  return joinReached(Into, From, ObjectOf);
 }
 
 } // namespace tether::engine

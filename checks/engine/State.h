@@ -3,6 +3,7 @@
 #define TETHER_ENGINE_STATE_H
 
 #include "engine/Facts.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -96,11 +97,15 @@ struct State {
   bool operator==(const State &O) const;
 };
 
+/// The local object a place is below (the place itself when it is below
+/// none): a path that never made the object holds nothing in its fields.
+using ObjectOfPlace = llvm::function_ref<MemId(MemId)>;
+
 /// Into := Into join From (a union of values, intersections of what is
 /// known on every path). Returns whether Into changed.
-bool joinInto(State &Into, const State &From);
+bool joinInto(State &Into, const State &From, ObjectOfPlace ObjectOf = nullptr);
 /// The same, taking From's storage when Into was not reached yet.
-bool joinInto(State &Into, State &&From);
+bool joinInto(State &Into, State &&From, ObjectOfPlace ObjectOf = nullptr);
 
 } // namespace tether::engine
 

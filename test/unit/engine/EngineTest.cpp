@@ -1078,3 +1078,54 @@ TEST(EngineTest, SessionAnswersAsAColdRunAfterEachEdit) {
   EXPECT_EQ(render(S.analyze(Pr.P, Options{}, Unchanged)), Cold);
   EXPECT_EQ(S.Last.Interpreted, 0u);
 }
+
+/// A loop builds a runner object per graph, keeps it in a global map and
+/// hands it the static input, which it keeps in a field; its capture reads
+/// the input (vLLM's CUDAGraphRunner, ScaleLLM's CudaGraph). On the loop's
+/// entry the runner is not made yet: its field holds nothing there, which
+/// says nothing about the runners the loop makes, so the input stays held
+/// after the loop. Without the field store the input dies at the return.
+static void runnerPerIteration(Prog &Pr, bool Kept) {
+  FnId F = Pr.fn("capture_graphs");
+  B Bd(Pr.P.Functions[F]);
+  VarId Graph = Bd.FB.param("graph");
+  VarId More = Bd.FB.param("more");
+  VarId X = Bd.alloc(AllocKind::Tensor, L(2, 9), "x");
+  uint32_t Head = Bd.FB.block(), Body = Bd.FB.block(), Exit = Bd.FB.block();
+  Bd.FB.jump(Head, L(3, 5));
+  Bd.FB.setBlock(Head);
+  Bd.FB.branch(Bd.test(TestKind::IsNull, More, L(3, 11)), Exit, Body, L(3, 5));
+  Bd.FB.setBlock(Body);
+  VarId R = Bd.alloc(AllocKind::Object, L(4, 18), "runner");
+  if (Kept) {
+    Inst &S = Bd.FB.emit(Op::Store, L(5, 9));
+    S.P.Kind = PlaceRef::Field;
+    S.P.Base = R;
+    S.P.Name = "tokens";
+    S.P.Spelling = "runner.tokens";
+    S.A = X;
+  }
+  Bd.storeElem(Bd.read("t._RUNNERS", L(6, 9)), R, L(6, 9), "_RUNNERS");
+  Inst &Begin = Bd.FB.emit(Op::RegionBegin, L(7, 9));
+  Begin.Region = RegionKind::Capture;
+  Begin.A = Graph;
+  Bd.use(X, L(8, 13));
+  Bd.FB.emit(Op::RegionEnd, L(9, 9)).Region = RegionKind::Capture;
+  Bd.FB.jump(Head, L(3, 5));
+  Bd.FB.setBlock(Exit);
+  Bd.FB.ret(NoVar, L(10, 5));
+  Bd.FB.finish();
+}
+
+TEST(EngineTest, FieldsOfObjectsALoopMakesHoldAfterTheLoop) {
+  Prog Kept;
+  runnerPerIteration(Kept, /*Kept=*/true);
+  EXPECT_EQ(render(analyze(Kept.P)), "");
+  Prog Lost;
+  runnerPerIteration(Lost, /*Kept=*/false);
+  EXPECT_EQ(render(analyze(Lost.P)),
+            "8:13 tether-graph-memory-dies-before-replay\n"
+            "  7:9 capture begins here\n"
+            "  9:9 capture ends here\n"
+            "  10:5 the last strong reference to the memory dies here\n");
+}
