@@ -23,6 +23,34 @@ inline bool isTensorFactory(llvm::StringRef LastName) {
       .Default(false);
 }
 
+/// Tensor methods (and torch functions of the tensor as first argument)
+/// that return a view: a new handle of the same memory, which keeps it
+/// alive as the tensor does and frees nothing when it dies. `contiguous`
+/// and `reshape` copy only when they must; either way the result is at
+/// least as long-lived as the tensor it came from, so reading them as views
+/// loses no death. Names a non-tensor object is as likely to have (`select`,
+/// `expand`, `flatten`) are left to frontends that know the receiver's type.
+inline bool isTensorViewOp(llvm::StringRef LastName) {
+  return llvm::StringSwitch<bool>(LastName)
+      .Cases({"view", "view_as", "reshape", "reshape_as", "narrow", "detach",
+              "contiguous", "transpose", "permute", "squeeze", "unsqueeze"},
+             true)
+      .Cases({"as_strided", "unflatten", "movedim", "swapaxes", "swapdims",
+              "expand_as", "view_as_real", "view_as_complex"},
+             true)
+      .Default(false);
+}
+
+/// The same, for a receiver known to be a tensor (C++'s at::Tensor).
+inline bool isTypedTensorViewOp(llvm::StringRef LastName) {
+  return isTensorViewOp(LastName) ||
+         llvm::StringSwitch<bool>(LastName)
+             .Cases({"slice", "select", "expand", "flatten", "t", "alias",
+                     "unfold", "diagonal"},
+                    true)
+             .Default(false);
+}
+
 } // namespace tether
 
 #endif

@@ -204,8 +204,17 @@ void FnLowerer::bindElement(SyntaxNode Target, VarId Iter, SyntaxNode At) {
 
 void FnLowerer::keyCarriesSize(VarId V, SyntaxNode Subscript) {
   auto It = LastAlloc.find(V);
-  if (It == LastAlloc.end())
+  if (It == LastAlloc.end()) {
+    // `cache[n] = helper(ws)`: the helper may hand ws back (a conversion
+    // that keeps it, an identity on tensors); ws's size is then the key's
+    // as if ws were stored.
+    auto Args = InTreeCallArgs.find(V);
+    if (Args != InTreeCallArgs.end())
+      for (VarId A : Args->second)
+        if (LastAlloc.count(A))
+          keyCarriesSize(A, Subscript);
     return;
+  }
   auto Sz = AllocSizing.find(It->second);
   if (Sz == AllocSizing.end() || Sz->second.BySelf)
     return;

@@ -634,6 +634,13 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
     }
     if (info(Recv).Cls.empty() && info(Recv).Tensor && isInPlaceOp(Method))
       return inPlaceOp(Recv, As, N, Spelled);
+    // A view (`x.view(-1)`, `x.detach()`) is another handle of x's memory.
+    if (info(Recv).Cls.empty() && isTensorViewOp(Method)) {
+      lowerArgs(As);
+      VarId V = temp();
+      copyTo(V, Recv, N);
+      return V;
+    }
     lowerArgs(As);
     VarId T = temp();
     engine::Inst &I = emit(Op::Call, N);
@@ -683,6 +690,15 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
     I.Weak = engine::WeakKind::OverAddress;
     I.Name = Spelled;
     return T;
+  }
+  // torch.narrow(x, ...), torch.transpose(x, ...): a view of x.
+  if (External && !D.empty() && llvm::StringRef(Qual).starts_with("torch.") &&
+      isTensorViewOp(Last) && !As.empty() && !As[0].Splat &&
+      As[0].Keyword.empty()) {
+    lowerArgs(As);
+    VarId V = temp();
+    copyTo(V, As[0].V, N);
+    return V;
   }
   // Code outside the program.
   if (External && !D.empty()) {
@@ -1034,6 +1050,11 @@ engine::Inst &FnLowerer::emitCall(VarId Dst, const std::vector<FnRef> &Refs,
   }
   for (const FnRef &R : Refs)
     I.Targets.push_back(target(R, As));
+  if (Dst != engine::NoVar && !Refs.empty())
+    for (const CallArg &A : As)
+      if (A.Keyword.empty() && !A.Splat && A.V != engine::NoVar &&
+          LastAlloc.count(A.V))
+        InTreeCallArgs[Dst].push_back(A.V);
   return I;
 }
 

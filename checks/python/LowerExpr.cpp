@@ -371,6 +371,13 @@ VarId FnLowerer::subscript(SyntaxNode N) {
   });
   if (Subs != 1)
     Key.clear();
+  // Indexing a tensor (`buf[:n]`, `buf[0]`) is a view of its memory, not
+  // an element held in a container.
+  if (info(Base).Tensor && info(Base).Cls.empty()) {
+    VarId T = temp();
+    copyTo(T, Base, N);
+    return T;
+  }
   VarId T = temp();
   engine::Inst &I = emit(Op::Read, N);
   I.Dst = T;

@@ -322,6 +322,9 @@ private:
     bool BySelf = false;
   };
   std::map<std::pair<uint32_t, size_t>, Sizing> AllocSizing;
+  /// The plain arguments of a call of in-tree code, by its result.
+  std::unordered_map<engine::VarId, llvm::SmallVector<engine::VarId, 2>>
+      InTreeCallArgs;
   /// A slot keyed by every parameter that sized the memory stored there
   /// (`ws[n] = torch.empty(n, 4096)`) holds the size its key asks for.
   void keyCarriesSize(engine::VarId V, SyntaxNode Subscript);

@@ -551,6 +551,12 @@ bool FunctionLowering::tensorMethod(const CallExpr *E, const CXXMethodDecl *M,
     set(E, R);
     return true;
   }
+  // A view (`t.slice(0, 0, n)`, `t.view({-1})`) is another handle of t's
+  // memory: what it is handed to reads t, and t's holders keep it alive.
+  if (isTypedTensorViewOp(N) && isTensorType(E->getType())) {
+    alias(E, Obj);
+    return true;
+  }
   // What a handle says about its memory is not an operation on it.
   return llvm::StringSwitch<bool>(N)
       .Cases({"numel", "size", "sizes", "dim", "nbytes", "itemsize"}, true)

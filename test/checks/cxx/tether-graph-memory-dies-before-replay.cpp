@@ -5,6 +5,7 @@
 
 #include "cuda_runtime_stub.h"
 #include "torch_npu_stub.h"
+#include <memory>
 
 using at_npu::native::npu_paged_attention;
 
@@ -386,3 +387,48 @@ void compute_once(cudaStream_t stream, void *input) {
   cudaStreamEndCapture(stream, &graph);
   launch_graph(graph, stream);
 }
+
+//===--- a runner's capture method handed views of the caller's inputs ---===//
+// ScaleLLM's ModelRunner::capture_graphs shape: the caller allocates the
+// static inputs once, hands each graph runner slices of them and keeps the
+// runners; the runner keeps the tokens but not the block table. A slice is
+// the input's memory, which dies at the caller's return.
+struct SliceRunner {
+  c10_npu::NPUGraph graph_;
+  at::Tensor tokens_;
+  void capture(const at::Tensor &tokens, const at::Tensor &block_tables) {
+    tokens_ = tokens;
+    graph_.capture_begin();
+    npu_paged_attention(tokens, block_tables);
+    graph_.capture_end();
+  }
+};
+struct SliceModelRunner {
+  std::map<int64_t, std::unique_ptr<SliceRunner>> runners_;
+  void capture_graphs(int64_t max_bs) {
+    at::Tensor token_ids = at::zeros({max_bs});
+    at::Tensor block_tables = at::zeros({max_bs, 64});
+    for (int64_t bs = max_bs; bs > 0; bs /= 2) {
+      auto runner = std::make_unique<SliceRunner>();
+      runner->capture(token_ids.slice(0, 0, bs), block_tables.slice(0, 0, bs));
+      runners_[bs] = std::move(runner);
+    }
+  }
+// CHECK: :[[@LINE-4]]:7: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
+// CHECK: :[[@LINE-17]]:5: note: capture begins here
+// CHECK: :[[@LINE-17]]:33: note: the memory is read by a captured task here
+// CHECK: :[[@LINE-17]]:5: note: capture ends here
+// CHECK: :[[@LINE-5]]:3: note: the last strong reference to the memory dies here
+
+  // Negative: the caller keeps both inputs beside the runners.
+  at::Tensor token_ids_, block_tables_;
+  void capture_graphs_kept(int64_t max_bs) {
+    token_ids_ = at::zeros({max_bs});
+    block_tables_ = at::zeros({max_bs, 64});
+    for (int64_t bs = max_bs; bs > 0; bs /= 2) {
+      auto runner = std::make_unique<SliceRunner>();
+      runner->capture(token_ids_.slice(0, 0, bs), block_tables_.narrow(0, 0, bs));
+      runners_[bs] = std::move(runner);
+    }
+  }
+};

@@ -2,11 +2,11 @@
 // allocated before the capture, owned by a local, read by the captured task
 // of a graph the caller keeps. See design.py.
 //
-// Expected: `read`, `read-begin-end`, `weak-output` (an output allocated before the
-// capture, kept only as a weak reference after it) and `copy-output` (the
-// same output written by an in-place copy) are
-// tether-graph-memory-dies-before-replay; `fixed-read` and `pool-read` are
-// silent.
+// Expected: `read`, `read-view` (a view of the input), `read-begin-end`,
+// `weak-output` (an output allocated before the capture, kept only as a weak
+// reference after it) and `copy-output` (the same output written by an
+// in-place copy) are tether-graph-memory-dies-before-replay; `fixed-read`,
+// `fixed-read-view` and `pool-read` are silent.
 #include "torch_npu_stub.h"
 
 using at_npu::native::npu_paged_attention;
@@ -63,6 +63,26 @@ struct Runner {
     graph.capture_end();
     graphs[num_tokens] = &graph;
     inputs[num_tokens] = weak_ref_tensor(output);
+  }
+
+  // A view of the static input (Python: a slice and `view`, `narrow`).
+  void capture_view(c10_npu::NPUGraph &graph, const at::Tensor &query, int64_t num_tokens) {
+    at::Tensor static_input = at::empty({2 * num_tokens});
+    at::Tensor view = static_input.slice(0, 0, num_tokens).view({-1});
+    graph.capture_begin();
+    npu_paged_attention(query, view); // TWIN: read-view
+    graph.capture_end();
+    graphs[num_tokens] = &graph;
+  }
+
+  void capture_view_kept(c10_npu::NPUGraph &graph, const at::Tensor &query, int64_t num_tokens) {
+    at::Tensor static_input = at::empty({2 * num_tokens});
+    inputs[num_tokens] = static_input;
+    at::Tensor view = static_input.narrow(0, 0, num_tokens);
+    graph.capture_begin();
+    npu_paged_attention(query, view); // TWIN: fixed-read-view
+    graph.capture_end();
+    graphs[num_tokens] = &graph;
   }
 
   void capture_pool(c10_npu::NPUGraph &graph, const at::Tensor &query, int64_t num_tokens) {

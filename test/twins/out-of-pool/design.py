@@ -11,7 +11,9 @@
 # buffer allocated before the capture and kept only as a weak reference
 # after it, and `copy-output`, the same output written by an in-place copy
 # (`output.copy_(result)`, a method of the tensor: an operation on it). The
-# fixed twin keeps the input beside the graph (`fixed-read`);
+# fixed twin keeps the input beside the graph (`fixed-read`); a view of
+# the input (`read-view`) is the input's read, and silent when the input is
+# kept (`fixed-read-view`);
 # memory the capture allocates is the pool's (`pool-read`): both silent.
 import torch
 import torch_npu
@@ -63,6 +65,26 @@ class Runner:
             output.copy_(result)  # TWIN: copy-output
         self.graphs[num_tokens] = graph
         self.inputs[num_tokens] = weak_ref_tensors(output)
+
+    # A view of the static input (a slice, `view`, `narrow`) is another
+    # handle of its memory: the captured read is a read of the input, and
+    # keeping the input keeps what the view shows.
+    def capture_view(self, graph, query, num_tokens):
+        static_input = torch.empty(2 * num_tokens, dtype=torch.uint8)
+        view = static_input[:num_tokens].view(-1)
+        with torch.npu.graph(graph):
+            out = torch_npu._npu_paged_attention(query, view)  # TWIN: read-view
+        self.graphs[num_tokens] = graph
+        return out
+
+    def capture_view_kept(self, graph, query, num_tokens):
+        static_input = torch.empty(2 * num_tokens, dtype=torch.uint8)
+        self.inputs[num_tokens] = static_input
+        view = static_input.narrow(0, 0, num_tokens)
+        with torch.npu.graph(graph):
+            out = torch_npu._npu_paged_attention(query, view)  # TWIN: fixed-read-view
+        self.graphs[num_tokens] = graph
+        return out
 
     def capture_pool(self, graph, query, num_tokens):
         with torch.npu.graph(graph):

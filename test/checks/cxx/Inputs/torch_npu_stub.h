@@ -42,6 +42,12 @@ public:
   Tensor clone() const { return *this; }
   Tensor &copy_(const Tensor &src, bool non_blocking = false);
   Tensor slice(int64_t dim, int64_t start, int64_t end) const;
+  Tensor narrow(int64_t dim, int64_t start, int64_t length) const;
+  Tensor view(IntArrayRef size) const;
+  Tensor reshape(IntArrayRef shape) const;
+  Tensor transpose(int64_t dim0, int64_t dim1) const;
+  Tensor contiguous() const;
+  Tensor detach() const;
   void reset() { ptr_ = nullptr; }
   void set_data(const Tensor &new_data) const {}
 
