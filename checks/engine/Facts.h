@@ -199,6 +199,11 @@ struct Summary {
   std::vector<ConvertEffect> Converts;
   std::vector<LocalBindEffect> LocalBinds;
   MemSet Escapes; ///< Parameter memory kept alive by someone else.
+  /// (place below an object the function made and returns, memory it made
+  /// and holds there): `return {"inputs": torch.zeros(n)}` hands its
+  /// caller a container whose slot holds the tensor, as a constructor's
+  /// stores into `self` do. Sorted, no repeats.
+  std::vector<std::pair<MemId, MemId>> ReturnedHeld;
   /// One conversion per parameter place and position (the first path's
   /// guard); whether E was new. Defined in SummaryJoin.cpp.
   bool addConvert(const ConvertEffect &E);

@@ -959,6 +959,9 @@ private:
       for (size_t K = 0; K < T.Args.size(); ++K)
         Args[K] = get(S, T.Args[K]);
       R.join(subst(Callee.Returns, Args, T.Fn, I.Loc));
+      // The returned objects hold what the callee made and left in them.
+      for (const auto &H : Callee.ReturnedHeld)
+        insertSorted(S.Held, H);
       Predicate |= Callee.ReturnsCapturePredicate;
       SessionPredicate |= Callee.ReturnsSessionPredicate;
       applyEffects(S, I, T, Callee, Args);
@@ -1636,6 +1639,22 @@ private:
     }
   }
 
+  /// What the objects this function made and returns hold of the memory
+  /// it made, a few holders deep (a dict of tensors, a record of a list).
+  void noteReturnedHeld(const State &S, const Value &R) {
+    llvm::SmallVector<MemId, 4> Objects;
+    for (const Atom &A : R)
+      if (A.Kind == Atom::Mem && isHolder(A.M))
+        Objects.push_back(A.M);
+    for (size_t I = 0; I < Objects.size() && I < 8; ++I)
+      for (const auto &[P, Y] : S.Held)
+        if (below(P, Objects[I]) && isLocalMemory(Y)) {
+          insertSorted(Sum.ReturnedHeld, std::pair<MemId, MemId>{P, Y});
+          if (isHolder(Y) && !llvm::is_contained(Objects, Y))
+            Objects.push_back(Y);
+        }
+  }
+
   void returns(State &S, const Terminator &T) {
     Value R = get(S, T.Value);
     Sum.Returns.join(R);
@@ -1647,6 +1666,7 @@ private:
         Sum.ReturnsSessionPredicate |= Tr->Kind == Truth::Session;
       }
     escape(S, R);
+    noteReturnedHeld(S, R);
     // Every local dies at the return.
     std::vector<MemId> Dying;
     for (const auto &[V, Val] : S.Vals)

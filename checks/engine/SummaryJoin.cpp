@@ -94,7 +94,7 @@ bool Summary::operator==(const Summary &O) const {
                     SameValued) &&
          std::equal(Converts.begin(), Converts.end(), O.Converts.begin(),
                     O.Converts.end(), SameConverts) &&
-         LocalBinds == O.LocalBinds;
+         LocalBinds == O.LocalBinds && ReturnedHeld == O.ReturnedHeld;
 }
 
 bool joinSummary(Summary &Into, Summary &&New, const MemTable &M,
@@ -129,6 +129,14 @@ bool joinSummary(Summary &Into, Summary &&New, const MemTable &M,
       memSetAdd(Into.Escapes, Esc);
       Grew = true;
     }
+  for (const auto &H : New.ReturnedHeld) {
+    auto It = std::lower_bound(Into.ReturnedHeld.begin(),
+                               Into.ReturnedHeld.end(), H);
+    if (It == Into.ReturnedHeld.end() || *It != H) {
+      Into.ReturnedHeld.insert(It, H);
+      Grew = true;
+    }
+  }
   return Grew;
 }
 

@@ -1129,3 +1129,61 @@ TEST(EngineTest, FieldsOfObjectsALoopMakesHoldAfterTheLoop) {
             "  9:9 capture ends here\n"
             "  10:5 the last strong reference to the memory dies here\n");
 }
+
+/// A helper that builds a tensor and returns it in a container it made
+/// (`return {"inputs_embeds": torch.zeros(n)}`) hands its caller the
+/// container's slot holding the tensor: the caller's captured read of the
+/// slot reads the tensor, which dies with the container at the return
+/// unless the container is kept.
+TEST(EngineTest, ReturnedContainerHoldsWhatTheHelperMade) {
+  for (bool Kept : {false, true}) {
+    Prog Pr;
+    FnId Helper = Pr.fn("prepare_inputs");
+    {
+      B Bd(Pr.P.Functions[Helper]);
+      VarId D = Bd.alloc(AllocKind::Container, L(2, 12), "d");
+      VarId T = Bd.alloc(AllocKind::Tensor, L(2, 23));
+      Inst &S = Bd.FB.emit(Op::Store, L(2, 13));
+      S.P.Kind = PlaceRef::Element;
+      S.P.Base = D;
+      S.P.Key = "inputs";
+      S.P.Spelling = "d";
+      S.A = T;
+      Bd.FB.ret(D, L(2, 5));
+      Bd.FB.finish();
+    }
+    FnId F = Pr.fn("capture_graph");
+    {
+      B Bd(Pr.P.Functions[F]);
+      VarId Graph = Bd.FB.param("graph");
+      VarId In = Bd.FB.var("inputs");
+      Bd.copy(In, Bd.call(Helper, {}, L(5, 14)), L(5, 5));
+      if (Kept)
+        Bd.storeElem(Bd.read("t._INPUTS", L(6, 5)), In, L(6, 5), "_INPUTS");
+      Inst &Begin = Bd.FB.emit(Op::RegionBegin, L(7, 5));
+      Begin.Region = RegionKind::Capture;
+      Begin.A = Graph;
+      VarId V = Bd.FB.var();
+      Inst &R = Bd.FB.emit(Op::Read, L(8, 20));
+      R.Dst = V;
+      R.P.Kind = PlaceRef::Element;
+      R.P.Base = In;
+      R.P.Key = "inputs";
+      R.P.Spelling = "inputs";
+      Bd.use(V, L(8, 20));
+      Bd.FB.emit(Op::RegionEnd, L(9, 5)).Region = RegionKind::Capture;
+      Bd.FB.ret(NoVar, L(10, 5));
+      Bd.FB.finish();
+    }
+    EXPECT_EQ(render(analyze(Pr.P)),
+              Kept ? ""
+                   : "8:20 tether-graph-memory-dies-before-replay\n"
+                     "  7:5 capture begins here\n"
+                     "  9:5 capture ends here\n"
+                     "  2:12 the memory is held only by the object made "
+                     "here, and dies with it\n"
+                     "  10:5 the last strong reference to the memory dies "
+                     "here\n")
+        << (Kept ? "kept" : "local");
+  }
+}
