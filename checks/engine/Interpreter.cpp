@@ -442,6 +442,10 @@ private:
     return false;
   }
 
+  bool hasElementStep(MemId P) const {
+    return llvm::any_of(M.key(P).Path, MemTable::isElement);
+  }
+
   /// The (place, memory) pairs of place P, in State::Held's order.
   static auto heldAt(State &S, MemId P) {
     auto Lo = std::lower_bound(S.Held.begin(), S.Held.end(),
@@ -597,6 +601,14 @@ private:
         // the read is one of that memory, which dies with its holders.
         for (auto [It, End] = heldAt(S, P); It != End; ++It)
           V.add(Atom::mem(It->second));
+        // And what it stored at a slot that may be this one: a read of a
+        // computed key (`{**d}` copies `d[*]`) may be any constant key's
+        // slot, a read of a constant key may be a computed key's.
+        if (hasElementStep(P))
+          for (const auto &[Q, Y] : S.Held)
+            if (Q != P && M.key(Q).Path.size() == M.key(P).Path.size() &&
+                within(Q, P))
+              V.add(Atom::mem(Y));
         // The raw addresses stored there: the memory they point at; and
         // the places' memory a local container was filled with.
         auto Here = [&](MemId Q) {

@@ -166,8 +166,23 @@ VarId FnLowerer::exprKind(SyntaxNode N) {
   }
   if (K == G.AugAssignment) {
     // x += y: an in-place operation on x's memory (a tensor's).
-    VarId A = expr(fieldOf(N, G.FLeft)), Bv = expr(fieldOf(N, G.FRight));
+    SyntaxNode Rhs = stripParens(fieldOf(N, G.FRight));
+    VarId A = expr(fieldOf(N, G.FLeft)), Bv = expr(Rhs);
     std::string OpName = text(fieldOf(N, G.FOperator));
+    if (OpName == "+=" && (kindOf(Rhs) == G.List || kindOf(Rhs) == G.Tuple)) {
+      // `keep += [ws]`: a list extended in place, which holds ws now.
+      VarId E = temp();
+      engine::Inst &R = emit(Op::Read, N);
+      R.Dst = E;
+      R.P.Kind = PlaceRef::Element;
+      R.P.Base = Bv;
+      engine::Inst &St = emit(Op::Store, N);
+      St.A = E;
+      St.P.Kind = PlaceRef::Element;
+      St.P.Base = A;
+      St.P.Spelling = key(fieldOf(N, G.FLeft));
+      return A;
+    }
     for (VarId V : {A, Bv}) {
       engine::Inst &I = emit(Op::Use, N);
       I.A = V;

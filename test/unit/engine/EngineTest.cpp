@@ -1187,3 +1187,44 @@ TEST(EngineTest, ReturnedContainerHoldsWhatTheHelperMade) {
         << (Kept ? "kept" : "local");
   }
 }
+
+/// A read of a computed key may be any slot a constant key wrote (and the
+/// other way round): `e = {**d}` copies `d[*]`, so e holds the tensor
+/// stored at `d["a"]`, and the captured read of e's slot reads it; it dies
+/// with both containers at the return.
+TEST(EngineTest, ComputedKeyReadsWhatConstantKeysHold) {
+  Prog Pr;
+  FnId F = Pr.fn("capture");
+  B Bd(Pr.P.Functions[F]);
+  VarId Graph = Bd.FB.param("graph");
+  VarId D = Bd.alloc(AllocKind::Container, L(2, 9), "d");
+  VarId T = Bd.alloc(AllocKind::Tensor, L(3, 14));
+  Inst &S = Bd.FB.emit(Op::Store, L(3, 5));
+  S.P.Kind = PlaceRef::Element;
+  S.P.Base = D;
+  S.P.Key = "a";
+  S.P.Spelling = "d";
+  S.A = T;
+  VarId E = Bd.alloc(AllocKind::Container, L(4, 9), "e");
+  VarId Any = Bd.FB.var();
+  Inst &R = Bd.FB.emit(Op::Read, L(4, 12));
+  R.Dst = Any;
+  R.P.Kind = PlaceRef::Element;
+  R.P.Base = D;
+  R.P.Spelling = "d";
+  Bd.storeElem(E, Any, L(4, 10), "e");
+  Inst &Begin = Bd.FB.emit(Op::RegionBegin, L(5, 5));
+  Begin.Region = RegionKind::Capture;
+  Begin.A = Graph;
+  Bd.use(Bd.get(E, L(6, 20), "e"), L(6, 20));
+  Bd.FB.emit(Op::RegionEnd, L(7, 5)).Region = RegionKind::Capture;
+  Bd.FB.ret(NoVar, L(8, 5));
+  Bd.FB.finish();
+  EXPECT_EQ(render(analyze(Pr.P)),
+            "6:20 tether-graph-memory-dies-before-replay\n"
+            "  5:5 capture begins here\n"
+            "  7:5 capture ends here\n"
+            "  4:9 the memory is held only by the object made here, and "
+            "dies with it\n"
+            "  8:5 the last strong reference to the memory dies here\n");
+}
