@@ -45,26 +45,26 @@ struct B {
     I.P.Spelling = Global.substr(Global.rfind('.') + 1);
     return V;
   }
-  VarId field(VarId Base, const std::string &Name, SrcLoc At,
-              const std::string &Sp) {
+  /// A read of a place below Base: a field (Field), else the slot of
+  /// constant key Key ("" : a computed key).
+  VarId readPlace(PlaceRef::KindT K, VarId Base, const std::string &NameOrKey,
+                  SrcLoc At, const std::string &Sp, bool MayBeAbsent = false) {
     VarId V = FB.var();
     Inst &I = FB.emit(Op::Read, At);
     I.Dst = V;
-    I.P.Kind = PlaceRef::Field;
+    I.P.Kind = K;
     I.P.Base = Base;
-    I.P.Name = Name;
+    (K == PlaceRef::Field ? I.P.Name : I.P.Key) = NameOrKey;
     I.P.Spelling = Sp;
+    I.MayBeAbsent = MayBeAbsent;
     return V;
   }
+  VarId field(VarId Base, const std::string &Name, SrcLoc At,
+              const std::string &Sp) {
+    return readPlace(PlaceRef::Field, Base, Name, At, Sp);
+  }
   VarId get(VarId Base, SrcLoc At, const std::string &Sp) {
-    VarId V = FB.var();
-    Inst &I = FB.emit(Op::Read, At);
-    I.Dst = V;
-    I.P.Kind = PlaceRef::Element;
-    I.P.Base = Base;
-    I.P.Spelling = Sp;
-    I.MayBeAbsent = true;
-    return V;
+    return readPlace(PlaceRef::Element, Base, "", At, Sp, true);
   }
   void storeElem(VarId Base, VarId Val, SrcLoc At, const std::string &Sp) {
     Inst &I = FB.emit(Op::Store, At);
@@ -72,6 +72,29 @@ struct B {
     I.P.Base = Base;
     I.P.Spelling = Sp;
     I.A = Val;
+  }
+  /// Store into the slot of constant key Key, or into a field (Field).
+  void storeAt(VarId Base, const std::string &Key, VarId Val, SrcLoc At,
+               const std::string &Sp, bool Field = false) {
+    Inst &I = FB.emit(Op::Store, At);
+    I.P.Kind = Field ? PlaceRef::Field : PlaceRef::Element;
+    I.P.Base = Base;
+    (Field ? I.P.Name : I.P.Key) = Key;
+    I.P.Spelling = Sp;
+    I.A = Val;
+  }
+  VarId readAt(VarId Base, const std::string &Key, SrcLoc At,
+               const std::string &Sp) {
+    return readPlace(PlaceRef::Element, Base, Key, At, Sp);
+  }
+  /// A capture into Graph, begun at Begin and ended at End by the caller.
+  void beginCapture(VarId Graph, SrcLoc At) {
+    Inst &I = FB.emit(Op::RegionBegin, At);
+    I.Region = RegionKind::Capture;
+    I.A = Graph;
+  }
+  void endCapture(SrcLoc At) {
+    FB.emit(Op::RegionEnd, At).Region = RegionKind::Capture;
   }
   void storeGlobal(const std::string &G, VarId Val, SrcLoc At) {
     Inst &I = FB.emit(Op::Store, At);
@@ -1097,20 +1120,12 @@ static void runnerPerIteration(Prog &Pr, bool Kept) {
   Bd.FB.branch(Bd.test(TestKind::IsNull, More, L(3, 11)), Exit, Body, L(3, 5));
   Bd.FB.setBlock(Body);
   VarId R = Bd.alloc(AllocKind::Object, L(4, 18), "runner");
-  if (Kept) {
-    Inst &S = Bd.FB.emit(Op::Store, L(5, 9));
-    S.P.Kind = PlaceRef::Field;
-    S.P.Base = R;
-    S.P.Name = "tokens";
-    S.P.Spelling = "runner.tokens";
-    S.A = X;
-  }
+  if (Kept)
+    Bd.storeAt(R, "tokens", X, L(5, 9), "runner.tokens", /*Field=*/true);
   Bd.storeElem(Bd.read("t._RUNNERS", L(6, 9)), R, L(6, 9), "_RUNNERS");
-  Inst &Begin = Bd.FB.emit(Op::RegionBegin, L(7, 9));
-  Begin.Region = RegionKind::Capture;
-  Begin.A = Graph;
+  Bd.beginCapture(Graph, L(7, 9));
   Bd.use(X, L(8, 13));
-  Bd.FB.emit(Op::RegionEnd, L(9, 9)).Region = RegionKind::Capture;
+  Bd.endCapture(L(9, 9));
   Bd.FB.jump(Head, L(3, 5));
   Bd.FB.setBlock(Exit);
   Bd.FB.ret(NoVar, L(10, 5));
@@ -1142,13 +1157,8 @@ TEST(EngineTest, ReturnedContainerHoldsWhatTheHelperMade) {
     {
       B Bd(Pr.P.Functions[Helper]);
       VarId D = Bd.alloc(AllocKind::Container, L(2, 12), "d");
-      VarId T = Bd.alloc(AllocKind::Tensor, L(2, 23));
-      Inst &S = Bd.FB.emit(Op::Store, L(2, 13));
-      S.P.Kind = PlaceRef::Element;
-      S.P.Base = D;
-      S.P.Key = "inputs";
-      S.P.Spelling = "d";
-      S.A = T;
+      Bd.storeAt(D, "inputs", Bd.alloc(AllocKind::Tensor, L(2, 23)), L(2, 13),
+                 "d");
       Bd.FB.ret(D, L(2, 5));
       Bd.FB.finish();
     }
@@ -1160,18 +1170,9 @@ TEST(EngineTest, ReturnedContainerHoldsWhatTheHelperMade) {
       Bd.copy(In, Bd.call(Helper, {}, L(5, 14)), L(5, 5));
       if (Kept)
         Bd.storeElem(Bd.read("t._INPUTS", L(6, 5)), In, L(6, 5), "_INPUTS");
-      Inst &Begin = Bd.FB.emit(Op::RegionBegin, L(7, 5));
-      Begin.Region = RegionKind::Capture;
-      Begin.A = Graph;
-      VarId V = Bd.FB.var();
-      Inst &R = Bd.FB.emit(Op::Read, L(8, 20));
-      R.Dst = V;
-      R.P.Kind = PlaceRef::Element;
-      R.P.Base = In;
-      R.P.Key = "inputs";
-      R.P.Spelling = "inputs";
-      Bd.use(V, L(8, 20));
-      Bd.FB.emit(Op::RegionEnd, L(9, 5)).Region = RegionKind::Capture;
+      Bd.beginCapture(Graph, L(7, 5));
+      Bd.use(Bd.readAt(In, "inputs", L(8, 20), "inputs"), L(8, 20));
+      Bd.endCapture(L(9, 5));
       Bd.FB.ret(NoVar, L(10, 5));
       Bd.FB.finish();
     }
@@ -1198,26 +1199,12 @@ TEST(EngineTest, ComputedKeyReadsWhatConstantKeysHold) {
   B Bd(Pr.P.Functions[F]);
   VarId Graph = Bd.FB.param("graph");
   VarId D = Bd.alloc(AllocKind::Container, L(2, 9), "d");
-  VarId T = Bd.alloc(AllocKind::Tensor, L(3, 14));
-  Inst &S = Bd.FB.emit(Op::Store, L(3, 5));
-  S.P.Kind = PlaceRef::Element;
-  S.P.Base = D;
-  S.P.Key = "a";
-  S.P.Spelling = "d";
-  S.A = T;
+  Bd.storeAt(D, "a", Bd.alloc(AllocKind::Tensor, L(3, 14)), L(3, 5), "d");
   VarId E = Bd.alloc(AllocKind::Container, L(4, 9), "e");
-  VarId Any = Bd.FB.var();
-  Inst &R = Bd.FB.emit(Op::Read, L(4, 12));
-  R.Dst = Any;
-  R.P.Kind = PlaceRef::Element;
-  R.P.Base = D;
-  R.P.Spelling = "d";
-  Bd.storeElem(E, Any, L(4, 10), "e");
-  Inst &Begin = Bd.FB.emit(Op::RegionBegin, L(5, 5));
-  Begin.Region = RegionKind::Capture;
-  Begin.A = Graph;
+  Bd.storeElem(E, Bd.readAt(D, "", L(4, 12), "d"), L(4, 10), "e");
+  Bd.beginCapture(Graph, L(5, 5));
   Bd.use(Bd.get(E, L(6, 20), "e"), L(6, 20));
-  Bd.FB.emit(Op::RegionEnd, L(7, 5)).Region = RegionKind::Capture;
+  Bd.endCapture(L(7, 5));
   Bd.FB.ret(NoVar, L(8, 5));
   Bd.FB.finish();
   EXPECT_EQ(render(analyze(Pr.P)),
