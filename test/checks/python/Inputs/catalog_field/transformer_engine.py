@@ -17,13 +17,15 @@ def graph_callables(layers, samples, pool):
             out = layer(sample)
         outputs.append(out)
     grads = []
+    static_grad_outputs = []
     for i in reversed(range(len(layers))):
         grad_out = torch.empty_like(outputs[i])
         with _graph_context_wrapper(bwd_graphs[i], pool=pool):
             grad_in = torch.autograd.grad(outputs[i], samples[i], grad_out)
         grads.append(grad_in)
+        static_grad_outputs.append(grad_out)  # replay reads it: kept
         outputs[i] = make_weak_ref(outputs[i])
-    return fwd_graphs, bwd_graphs, outputs, grads
+    return fwd_graphs, bwd_graphs, outputs, grads, static_grad_outputs
 
 
 # Bug: weakened inside the wrapper's capture, then read by a later op of it.
