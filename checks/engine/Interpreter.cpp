@@ -42,6 +42,7 @@ public:
         State S = std::move(In[B]);
         block(S, B);
       }
+    keptGraphs();
     dropUnreachableStores();
     return std::move(Sum);
   }
@@ -1534,19 +1535,27 @@ private:
     return -1;
   }
 
-  /// At a return: which graphs of this function's captures live on.
+  /// At a return: the local memory that lives on past it (held by a
+  /// place, or returned), for keptGraphs() once every block is seen.
   void noteKeptGraphs(const State &S, const Value &Returned) {
+    if (!Emit)
+      return;
+    for (const auto &[P, Y] : S.Held)
+      memSetAdd(LivesOn, Y);
+    for (const Atom &A : Returned)
+      if (A.Kind == Atom::Mem)
+        memSetAdd(LivesOn, A.M);
+  }
+  /// Which graphs of this function's captures live on, after the last
+  /// pass: a return may come before a capture in its block order (a loop
+  /// whose exit the walk reaches first), so the capture's graph is known
+  /// only once every block is seen.
+  void keptGraphs() {
     for (int32_t Id : OwnCaptures) {
       RegionInfo &Reg = Cx.Regions[Id];
-      if (Reg.GraphKept)
-        continue;
-      for (const Atom &A : Reg.Graph) {
-        if (A.Kind != Atom::Mem)
-          continue;
-        Reg.GraphKept |= !isLocalMemory(A.M) || heldByPlace(S, A.M) ||
-                         std::find(Returned.begin(), Returned.end(), A) !=
-                             Returned.end();
-      }
+      for (const Atom &A : Reg.Graph)
+        if (A.Kind == Atom::Mem)
+          Reg.GraphKept |= !isLocalMemory(A.M) || memSetHas(LivesOn, A.M);
     }
   }
 
@@ -1729,6 +1738,8 @@ private:
       EffectIndex;
   /// The capture regions this function opened (their graphs, for returns).
   std::vector<int32_t> OwnCaptures;
+  /// Local memory that lives on past some return (noteKeptGraphs).
+  MemSet LivesOn;
   llvm::DenseMap<MemId, std::string> Spelling;
   std::vector<const Inst *> WeakProducer;
 };

@@ -432,3 +432,24 @@ struct SliceModelRunner {
     }
   }
 };
+
+//===--- a capture in a loop whose exit the walk meets first ---------------===//
+// The return comes before the loop's body in the walk's order; the graph
+// the body captures into is known only once the body is seen.
+struct LoopCapture {
+  bool more_ = true;
+  std::unordered_map<int64_t, c10_npu::NPUGraph *> graphs_;
+  void capture(c10_npu::NPUGraph &graph, const at::Tensor &q, int64_t n) {
+    at::Tensor x = at::empty({n});
+    while (more_) {
+      graph.capture_begin();
+      npu_paged_attention(q, x);
+      graph.capture_end();
+      graphs_[n] = &graph;
+    }
+  }
+// CHECK: :[[@LINE-5]]:30: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
+// CHECK: :[[@LINE-7]]:7: note: capture begins here
+// CHECK: :[[@LINE-6]]:7: note: capture ends here
+// CHECK: :[[@LINE-4]]:3: note: the last strong reference to the memory dies here
+};
