@@ -514,6 +514,12 @@ engine::Inst &FnLowerer::test(engine::TestKind K, VarId A, SyntaxNode N,
   return I;
 }
 
+VarId FnLowerer::aliasOf(VarId From, SyntaxNode At) {
+  VarId V = temp();
+  copyTo(V, From, At);
+  return V;
+}
+
 void FnLowerer::addClass(VarId V, TypeInfo T) {
   if (T.Cls >= 0)
     addUnique(info(V).Cls, T.Cls);

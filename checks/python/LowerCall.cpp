@@ -162,13 +162,6 @@ static int treeMapperFunctionArg(llvm::StringRef Qual) {
   return -1;
 }
 
-/// Exactly N arguments, each written plainly (no keyword, no splat).
-static bool positionalOnly(const std::vector<CallArg> &As, size_t N) {
-  return As.size() == N && llvm::all_of(As, [](const CallArg &A) {
-           return !A.Splat && A.Keyword.empty();
-         });
-}
-
 VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
                           VarId CalleeV) {
   std::string D = CalleeV == engine::NoVar ? dottedName(F, Src) : std::string();
@@ -219,8 +212,7 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
     // bool(x) of a truth value is that truth: a capture predicate stays one
     // (`capturing = bool(get_forward_context().capturing)`). Of anything
     // else it is a new value holding nothing, as other builtins' results.
-    if (FName == "bool" && As.size() == 1 && !As[0].Splat &&
-        As[0].Keyword.empty()) {
+    if (FName == "bool" && positionalOnly(As, 1)) {
       VarId V = expr(As[0].Value);
       if (info(V).Truth)
         return V;
@@ -468,8 +460,7 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
     }
   }
   // functools.partial(f, a, k=v): f with leading arguments bound.
-  if (Qual == "functools.partial" && !As.empty() && !As[0].Splat &&
-      As[0].Keyword.empty()) {
+  if (Qual == "functools.partial" && firstPlain(As)) {
     lowerArgs(As);
     VarId V = constant(N);
     std::vector<FnRef> Bound = info(As[0].V).Fns;
@@ -526,7 +517,7 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
   if (Refs.empty() && Ctors.empty() && kindOf(F) == G.Identifier &&
       (isElementCopy(Qual) || isContainerMaker(Qual))) {
     lowerArgs(As);
-    if (As.size() == 1 && !As[0].Splat && As[0].Keyword.empty() &&
+    if (positionalOnly(As, 1) &&
         info(As[0].V).View != VarInfo::NoView)
       return As[0].V;
     VarId C = temp();
@@ -558,8 +549,7 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
   if (Refs.empty() && Ctors.empty() && kindOf(F) == G.Identifier &&
       Qual == "enumerate" && As.size() >= 1 && !As[0].Splat) {
     lowerArgs(As);
-    VarId V = temp();
-    copyTo(V, As[0].V, N);
+    VarId V = aliasOf(As[0].V, N);
     VarInfo &I = info(V);
     I.View = VarInfo::Enumerate;
     I.ViewOf = As[0].V;
@@ -592,7 +582,7 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
   // dict.items(d), dict.__setitem__(d, k, v): a method of a builtin
   // container type called unbound, its receiver passed first.
   if (Recv == engine::NoVar && !Method.empty() && isContainerMethod(Method) &&
-      !As.empty() && !As[0].Splat && As[0].Keyword.empty()) {
+      firstPlain(As)) {
     std::string Type = key(RecvNode);
     if ((Type == "dict" || Type == "list" || Type == "set") &&
         resolve(Type).Kind == Resolved::External) {
@@ -637,9 +627,7 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
     // A view (`x.view(-1)`, `x.detach()`) is another handle of x's memory.
     if (info(Recv).Cls.empty() && isTensorViewOp(Method)) {
       lowerArgs(As);
-      VarId V = temp();
-      copyTo(V, Recv, N);
-      return V;
+      return aliasOf(Recv, N);
     }
     lowerArgs(As);
     VarId T = temp();
@@ -658,7 +646,7 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
     lowerArgs(As);
     VarId T = constant(N);
     info(T).CaptureContext = true;
-    if (!As.empty() && !As[0].Splat && As[0].Keyword.empty())
+    if (firstPlain(As))
       info(T).ContextGraph = As[0].V;
     return T;
   }
@@ -681,8 +669,8 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
   // a __cuda_array_interface__ built from t.data_ptr()), a tensor that owns
   // nothing of t's memory; over anything else the op's own tensor.
   if (External && !D.empty() &&
-      (Qual == "torch.as_tensor" || Qual == "torch.asarray") && !As.empty() &&
-      !As[0].Splat && As[0].Keyword.empty()) {
+      (Qual == "torch.as_tensor" || Qual == "torch.asarray") &&
+      firstPlain(As)) {
     VarId T = externalOp(As, N, Spelled, false);
     engine::Inst &I = emit(Op::WeakRef, N);
     I.Dst = T;
@@ -693,12 +681,9 @@ VarId FnLowerer::callWith(SyntaxNode N, SyntaxNode F, std::vector<CallArg> As,
   }
   // torch.narrow(x, ...), torch.transpose(x, ...): a view of x.
   if (External && !D.empty() && llvm::StringRef(Qual).starts_with("torch.") &&
-      isTensorViewOp(Last) && !As.empty() && !As[0].Splat &&
-      As[0].Keyword.empty()) {
+      isTensorViewOp(Last) && firstPlain(As)) {
     lowerArgs(As);
-    VarId V = temp();
-    copyTo(V, As[0].V, N);
-    return V;
+    return aliasOf(As[0].V, N);
   }
   // Code outside the program.
   if (External && !D.empty()) {
@@ -1040,7 +1025,7 @@ engine::Inst &FnLowerer::emitCall(VarId Dst, const std::vector<FnRef> &Refs,
   }
   // `f(g(x))`: if both turn out to be weak-ref functions, the edit that
   // drops the inner one replaces this call by its argument.
-  if (As.size() == 1 && As[0].Keyword.empty() && !As[0].Splat) {
+  if (positionalOnly(As, 1)) {
     FixIt Fix;
     Fix.File = M.Path;
     Fix.Offset = M.Layout.fileOffset(Src, startByte(N));

@@ -27,8 +27,7 @@ bool FnLowerer::containerMethod(const std::string &Method, VarId Recv,
     I.P.Kind = PlaceRef::Element;
     I.P.Base = Recv;
     I.P.Key = Key;
-    I.P.KeyPerLayer = !As.empty() && !As[0].Splat && As[0].Keyword.empty() &&
-                      namesLayer(As[0].Value);
+    I.P.KeyPerLayer = firstPlain(As) && namesLayer(As[0].Value);
     I.P.Spelling = RecvSpell + "[" + (Key.empty() ? (As.empty() ? "" : key(As[0].Value)) : Key) + "]";
   };
   auto Read = [&](const std::string &Key, bool MayBeAbsent) {

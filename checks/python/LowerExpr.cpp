@@ -166,23 +166,19 @@ VarId FnLowerer::exprKind(SyntaxNode N) {
   }
   if (K == G.AugAssignment) {
     // x += y: an in-place operation on x's memory (a tensor's).
+    SyntaxNode Lhs = fieldOf(N, G.FLeft);
     SyntaxNode Rhs = stripParens(fieldOf(N, G.FRight));
-    VarId A = expr(fieldOf(N, G.FLeft)), Bv = expr(Rhs);
     std::string OpName = text(fieldOf(N, G.FOperator));
+    VarId A = expr(Lhs);
     if (OpName == "+=" && (kindOf(Rhs) == G.List || kindOf(Rhs) == G.Tuple)) {
-      // `keep += [ws]`: a list extended in place, which holds ws now.
-      VarId E = temp();
-      engine::Inst &R = emit(Op::Read, N);
-      R.Dst = E;
-      R.P.Kind = PlaceRef::Element;
-      R.P.Base = Bv;
-      engine::Inst &St = emit(Op::Store, N);
-      St.A = E;
-      St.P.Kind = PlaceRef::Element;
-      St.P.Base = A;
-      St.P.Spelling = key(fieldOf(N, G.FLeft));
+      // `keep += [ws]` is `keep.extend([ws])`: the list holds ws now.
+      std::vector<CallArg> As(1);
+      As[0].Whole = As[0].Value = Rhs;
+      VarId Ignored;
+      containerMethod("extend", A, Lhs, As, N, Ignored);
       return A;
     }
+    VarId Bv = expr(Rhs);
     for (VarId V : {A, Bv}) {
       engine::Inst &I = emit(Op::Use, N);
       I.A = V;
@@ -388,11 +384,8 @@ VarId FnLowerer::subscript(SyntaxNode N) {
     Key.clear();
   // Indexing a tensor (`buf[:n]`, `buf[0]`) is a view of its memory, not
   // an element held in a container.
-  if (info(Base).Tensor && info(Base).Cls.empty()) {
-    VarId T = temp();
-    copyTo(T, Base, N);
-    return T;
-  }
+  if (info(Base).Tensor && info(Base).Cls.empty())
+    return aliasOf(Base, N);
   VarId T = temp();
   engine::Inst &I = emit(Op::Read, N);
   I.Dst = T;

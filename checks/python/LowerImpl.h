@@ -164,6 +164,17 @@ struct CallArg {
   engine::VarId V = engine::NoVar;
 };
 
+/// The first argument is written plainly (no keyword, no splat).
+inline bool firstPlain(const std::vector<CallArg> &As) {
+  return !As.empty() && !As[0].Splat && As[0].Keyword.empty();
+}
+/// Exactly N arguments, each written plainly.
+inline bool positionalOnly(const std::vector<CallArg> &As, size_t N) {
+  return As.size() == N && std::all_of(As.begin(), As.end(), [](const CallArg &A) {
+           return !A.Splat && A.Keyword.empty();
+         });
+}
+
 class FnLowerer {
 public:
   FnLowerer(Package &P, const TypeTable &Types, engine::Program &Prog,
@@ -221,6 +232,8 @@ private:
   bool throughGlobal(const std::string &Dotted);
   engine::VarId local(const std::string &Name);
   void copyTo(engine::VarId Dst, engine::VarId From, SyntaxNode At);
+  /// A new variable holding what From holds (a view, an alias).
+  engine::VarId aliasOf(engine::VarId From, SyntaxNode At);
   /// Branch on a value's truth: a Test's, or `x` is not None.
   void branchOn(engine::VarId V, SyntaxNode N, uint32_t T, uint32_t F);
   void throwOut(engine::SrcLoc At);

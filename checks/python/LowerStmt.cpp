@@ -305,7 +305,7 @@ void FnLowerer::withStmt(SyntaxNode S, SyntaxNode Next) {
           I.Key = R.Key;
           I.Name = D;
           // The graph captured into: `torch.cuda.graph(g, ...)`.
-          if (Capture && !As.empty() && !As[0].Splat && As[0].Keyword.empty())
+          if (Capture && firstPlain(As))
             I.A = As[0].V;
           Regions.push_back(std::move(R));
           Val = constant(V);
