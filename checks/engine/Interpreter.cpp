@@ -365,12 +365,6 @@ private:
     }
     return false;
   }
-  /// Adds X to a sorted vector without repeats.
-  template <typename T> static void insertSorted(std::vector<T> &To, T X) {
-    auto It = std::lower_bound(To.begin(), To.end(), X);
-    if (It == To.end() || !(*It == X))
-      To.insert(It, std::move(X));
-  }
   /// Two steps of paths that may name the same place: equal, or slots of
   /// one container one of which has a key computed at run time.
   static bool sameStep(uint32_t X, uint32_t Y) {

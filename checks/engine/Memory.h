@@ -255,11 +255,16 @@ using MemSet = llvm::SmallVector<MemId, 4>;
 inline bool memSetHas(const MemSet &S, MemId M) {
   return std::binary_search(S.begin(), S.end(), M);
 }
-inline void memSetAdd(MemSet &S, MemId M) {
-  auto It = std::lower_bound(S.begin(), S.end(), M);
-  if (It == S.end() || *It != M)
-    S.insert(It, M);
+/// Adds X to a sorted vector (a MemSet, a list of pairs) without repeats;
+/// whether it was new.
+template <typename Vec, typename T> bool insertSorted(Vec &To, const T &X) {
+  auto It = std::lower_bound(To.begin(), To.end(), X);
+  if (It != To.end() && *It == X)
+    return false;
+  To.insert(It, X);
+  return true;
 }
+inline void memSetAdd(MemSet &S, MemId M) { insertSorted(S, M); }
 inline void memSetRemove(MemSet &S, MemId M) {
   auto It = std::lower_bound(S.begin(), S.end(), M);
   if (It != S.end() && *It == M)

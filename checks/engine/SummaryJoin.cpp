@@ -125,18 +125,9 @@ bool joinSummary(Summary &Into, Summary &&New, const MemTable &M,
       Grew = true;
     }
   for (MemId Esc : New.Escapes)
-    if (!memSetHas(Into.Escapes, Esc)) {
-      memSetAdd(Into.Escapes, Esc);
-      Grew = true;
-    }
-  for (const auto &H : New.ReturnedHeld) {
-    auto It = std::lower_bound(Into.ReturnedHeld.begin(),
-                               Into.ReturnedHeld.end(), H);
-    if (It == Into.ReturnedHeld.end() || *It != H) {
-      Into.ReturnedHeld.insert(It, H);
-      Grew = true;
-    }
-  }
+    Grew |= insertSorted(Into.Escapes, Esc);
+  for (const auto &H : New.ReturnedHeld)
+    Grew |= insertSorted(Into.ReturnedHeld, H);
   return Grew;
 }
 
