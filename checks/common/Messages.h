@@ -68,6 +68,12 @@ inline constexpr const char *LaterCaptureOfSession =
 inline constexpr const char *HelperCallPath =
     "'%0' hands it memory whose last strong reference dies before the "
     "capture ends, through this call";
+// ... a place weakened in place (`P[k] = weak(P[k])`): the weak alias
+// replaces the only strong reference.
+inline constexpr const char *HeldOnlyInPlace =
+    "the memory is allocated here and kept only by '%0'";
+inline constexpr const char *WeakRefReplacesHolder =
+    "the weak reference replaces the last strong reference, in '%0', here";
 inline constexpr const char *StoredInSharedPlace =
     "the weak reference is stored in '%0', read by other code during the "
     "capture";

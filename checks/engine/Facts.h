@@ -329,6 +329,14 @@ struct FunctionFacts {
   std::vector<DoubleWeakFact> Doubles;
   std::vector<NullConversionFact> NullConversions;
   std::vector<WeakStoreFact> WeakStores;
+  /// A weak alias of a place's own contents stored back into it (`P[k] =
+  /// weak(P[k])`, `_ws = weak(_ws)` in a helper): the place lets go of
+  /// what it held. Memory: the closed place that was read.
+  std::vector<WeakStoreFact> Weakenings;
+  /// Tensors this function made that outlive its return only through
+  /// places (closed; no local, return or unknown callee keeps them): each
+  /// lives while those places hold it. (memory, place)
+  std::vector<std::pair<MemId, MemId>> PlaceHeld;
   std::vector<DeathFact> Deaths;
   std::vector<BindFact> Binds;
   std::vector<CalleeBindFact> CalleeBinds;

@@ -1288,6 +1288,22 @@ private:
       llvm::erase_if(S.Stored, [&](const std::pair<MemId, MemId> &St) {
         return St.first == Place;
       });
+    } else if (!IfAbsent) {
+      // A slot of a computed key stands for many, so a store there keeps
+      // what the others hold; but a weak alias written where its own
+      // memory is held (`d[n] = weak(d[n])`, `d[k] = weak(ws)` after
+      // `d[k] = ws`) is the slot giving that memory up: no code keeps a
+      // tensor and its weak alias side by side in one container.
+      MemId W = M.wildcard(Place);
+      for (const Atom &A : V)
+        if (isWeakRef(A) && isLocalMemory(A.M))
+          llvm::erase_if(S.Held, [&](const std::pair<MemId, MemId> &H) {
+            bool Here = H.second == A.M &&
+                        (H.first == Place || M.wildcard(H.first) == W);
+            if (Here && !llvm::is_contained(Old, A.M))
+              Old.push_back(A.M);
+            return Here;
+          });
     }
     // A slot of a local container (or a field of a local object) remembers
     // the places' memory stored there, which Held (local memory only) does
@@ -1333,6 +1349,9 @@ private:
     for (const Atom &A : CV) {
       if (isWeakRef(A) && isLocalMemory(A.M))
         Facts.WeakStores.push_back(WeakStoreFact{*P, A.M, A.W, At, Sp, C});
+      else if (isWeakRef(A) && M.key(A.M).Root != RootKind::Alloc &&
+               M.wildcard(A.M) == M.wildcard(*P))
+        Facts.Weakenings.push_back(WeakStoreFact{*P, A.M, A.W, At, Sp, C});
       if (A.Kind == Atom::Mem && isLocalMemory(A.M) && Sized < 0 &&
           !KeyPerLayer) {
         const AllocSite &Site = Cx.Allocs[M.key(A.M).A];
@@ -1700,6 +1719,31 @@ private:
           More |= S.isDead(X) && isHolder(X);
         }
     }
+    if (Emit && Rec)
+      notePlaceHeld(S);
+  }
+
+  /// The tensors that outlive this return only through places every
+  /// function can name (PlaceHeld): a helper that later weakens such a
+  /// place in place (`P[k] = weak(P[k])`) lets them die.
+  void notePlaceHeld(const State &S) {
+    llvm::SmallVector<std::pair<MemId, MemId>, 4> Found;
+    llvm::SmallVector<MemId, 4> Unnamed; // also held where no one else sees
+    for (const auto &[P, Y] : S.Held) {
+      if (!allocatedAs(Y, true) || S.isDead(Y) || memSetHas(S.Escaped, Y) ||
+          llvm::is_contained(Unnamed, Y))
+        continue;
+      std::optional<MemId> CP = close(P);
+      if (!CP || M.key(*CP).Root == RootKind::Alloc) {
+        Unnamed.push_back(Y);
+        continue;
+      }
+      Found.push_back({Y, *CP});
+    }
+    for (const auto &[Y, P] : Found)
+      if (!llvm::is_contained(Unnamed, Y) &&
+          !llvm::is_contained(Facts.PlaceHeld, std::make_pair(Y, P)))
+        Facts.PlaceHeld.push_back({Y, P});
   }
 
   Context &Cx;

@@ -47,6 +47,18 @@ public:
     closing(F, C, false, Notes);
   }
 
+  /// Where a point of F (At, in state C) runs in its capture: the region
+  /// (-1: none), and the position in the region's own function through
+  /// which it runs (At itself there, else the outermost call of the chain
+  /// that reaches F). Two points of one region run in the order of these
+  /// positions, but for loops in the region's function.
+  std::pair<int32_t, SrcLoc> capturePoint(FnId F, const CaptureState &C,
+                                          SrcLoc At) const {
+    Chain Calls;
+    int32_t R = enclosing(F, C, false, &Calls);
+    return {R, Calls.empty() ? At : Calls.back().second->At};
+  }
+
   /// The call that puts F inside a capture (the shortest chain's last), or
   /// null when F is not reached from inside one.
   const Via *captureCall(FnId F) const {

@@ -10,6 +10,7 @@
 #include "common/Messages.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -127,6 +128,69 @@ private:
   std::map<SrcLoc, Group> Groups;
 };
 
+/// A tensor that only Place keeps once the function that made it returns
+/// (its allocation site's position), when no code copies what Place
+/// holds into another place: weakening Place in place lets it die.
+std::optional<SrcLoc> keptOnlyBy(const Query &Q, MemId Place) {
+  const Context &Cx = Q.Cx;
+  for (const FunctionFacts &Fa : Cx.Facts)
+    for (const auto &[Place2, V] : Fa.Contents) {
+      if (Q.samePlace(Place2, Place))
+        continue;
+      for (const Atom &A : V)
+        if (A.Kind == Atom::Mem && Cx.Mem.key(A.M).Root != RootKind::Alloc &&
+            Q.samePlace(A.M, Place))
+          return std::nullopt; // another place may keep it too
+    }
+  for (const FunctionFacts &Fa : Cx.Facts)
+    for (const auto &[Y, P] : Fa.PlaceHeld) {
+      if (!Q.samePlace(P, Place))
+        continue;
+      bool Elsewhere = llvm::any_of(Fa.PlaceHeld, [&](const auto &H) {
+        return H.first == Y && !Q.samePlace(H.second, Place);
+      });
+      if (!Elsewhere)
+        return Cx.Allocs[Cx.Mem.key(Y).A].At;
+    }
+  return std::nullopt;
+}
+
+/// An in-capture use of Place that runs at or after position At of
+/// capture Region's own function: there, or in a function a call made
+/// there (at or after At, inside the region) reaches.
+const Query::UseRef *useFrom(const Query &Q, MemId Place, int32_t Region,
+                             SrcLoc At) {
+  const Context &Cx = Q.Cx;
+  FnId Owner = Cx.Regions[Region].Fn;
+  auto InRegion = [&](const CaptureState &C) {
+    return (C.Mask & CaptureState::Inside) && C.Region == Region;
+  };
+  std::vector<bool> Reached(Cx.Facts.size(), false);
+  std::vector<FnId> Work;
+  for (const CallFact &Call : Cx.Facts[Owner].Calls)
+    if (InRegion(Call.C) && !(Call.At < At) && Call.Callee >= 0 &&
+        !Reached[Call.Callee]) {
+      Reached[Call.Callee] = true;
+      Work.push_back(Call.Callee);
+    }
+  while (!Work.empty()) {
+    FnId G = Work.back();
+    Work.pop_back();
+    for (const CallFact &Call : Cx.Facts[G].Calls)
+      if (Call.Callee >= 0 && !Reached[Call.Callee]) {
+        Reached[Call.Callee] = true;
+        Work.push_back(Call.Callee);
+      }
+  }
+  for (const Query::UseRef &R : Q.captureUses()) {
+    if (!Q.samePlace(R.U->Place, Place))
+      continue;
+    if (R.Fn == Owner ? InRegion(R.U->C) && !(R.U->At < At) : Reached[R.Fn])
+      return &R;
+  }
+  return nullptr;
+}
+
 } // namespace
 
 void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
@@ -222,6 +286,35 @@ void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
       Report(D.Conv, F, D.C,
              {Note{Cx.loc(D.DiesAt), msg::LastStrongRefDies},
               Note{Cx.loc(D.UseAt), msg::LaterUseInCapture}});
+    }
+  }
+  // A place weakened in place inside the capture (`P[k] = weak(P[k])`,
+  // often by a helper between layers): the tensors only it kept die at
+  // that store, and the next layer reads the slot and hands the dead
+  // memory's address to its operation.
+  for (size_t I = 0; I < Cx.Facts.size(); ++I) {
+    FnId F = FnId(I);
+    for (const WeakStoreFact &W : Cx.Facts[F].Weakenings) {
+      if (!Q.inCapture(F, W.C))
+        continue;
+      std::optional<SrcLoc> Made = keptOnlyBy(Q, W.Place);
+      if (!Made)
+        continue;
+      // A use after the weakening, in the same capture: through a later
+      // call of the capture's function, or through the same call (the
+      // weakening is in code every layer runs). Weakening at the end of the
+      // capture, after the last layer, leaves the pool's memory to later
+      // captures, which the design allows.
+      auto [Region, At] = Q.capturePoint(F, W.C, W.StoreAt);
+      const Query::UseRef *Use =
+          Region >= 0 ? useFrom(Q, W.Place, Region, At) : nullptr;
+      if (!Use)
+        continue;
+      Report(W.Conv, F, W.C,
+             {Note{Cx.loc(*Made), fill(msg::HeldOnlyInPlace, W.Spelling)},
+              Note{Cx.loc(W.StoreAt),
+                   fill(msg::WeakRefReplacesHolder, W.Spelling)},
+              Note{Cx.loc(Use->U->At), msg::LaterUseInCapture}});
     }
   }
   Roots.merge(Cx, Out);
