@@ -110,10 +110,10 @@ inline constexpr const char *TaskUpdateEndsHere = "task update ends here";
 inline constexpr const char *BoundIntoUpdatedTask =
     "the memory is bound into the updated task here";
 inline constexpr const char *OutOfPoolDiesWarning =
-    "memory allocated outside the graph's pool and read by a captured task "
+    "memory allocated outside the graph's pool and used by a captured task "
     "can die while the graph lives; the graph keeps its address";
 inline constexpr const char *BoundIntoCapturedTask =
-    "the memory is read by a captured task here";
+    "the memory is used by a captured task here";
 inline constexpr const char *HeldOnlyByObject =
     "the memory is held only by the object made here, and dies with it";
 inline constexpr const char *RawAddressTakenHere =

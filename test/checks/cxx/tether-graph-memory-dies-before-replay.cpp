@@ -86,7 +86,7 @@ struct Runner {
     graph->capture_end();
     graphs_[n] = graph;
   }
-  // CHECK: :[[@LINE-4]]:28: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
+  // CHECK: :[[@LINE-4]]:28: warning: memory allocated outside the graph's pool and used by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
   // CHECK: :[[@LINE-6]]:5: note: capture begins here
   // CHECK: :[[@LINE-5]]:5: note: capture ends here
   // CHECK: :[[@LINE-4]]:3: note: the last strong reference to the memory dies here
@@ -250,7 +250,7 @@ void capture_with_temporary(c10_npu::NPUGraph *graph, const at::Tensor &q,
   }
   g_graphs[n] = graph;
 }
-// CHECK: :[[@LINE-5]]:28: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address
+// CHECK: :[[@LINE-5]]:28: warning: memory allocated outside the graph's pool and used by a captured task can die while the graph lives; the graph keeps its address
 // CHECK: :[[@LINE-7]]:5: note: capture begins here
 // CHECK: :[[@LINE-6]]:5: note: capture ends here
 // CHECK: :[[@LINE-10]]:15: note: the memory is held only by the object made here, and dies with it
@@ -369,7 +369,7 @@ struct StreamCaptureRunner {
     cudaGraphInstantiate(&exec_, graph_, nullptr, nullptr, 0);
   }
 };
-// CHECK: :[[@LINE-5]]:22: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
+// CHECK: :[[@LINE-5]]:22: warning: memory allocated outside the graph's pool and used by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
 // CHECK: :[[@LINE-8]]:33: note: the task is handed a raw address of the memory, taken here; an address does not keep the memory alive
 // CHECK: :[[@LINE-8]]:5: note: capture begins here
 // CHECK: :[[@LINE-7]]:5: note: capture ends here
@@ -414,9 +414,9 @@ struct SliceModelRunner {
       runners_[bs] = std::move(runner);
     }
   }
-// CHECK: :[[@LINE-4]]:7: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
+// CHECK: :[[@LINE-4]]:7: warning: memory allocated outside the graph's pool and used by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
 // CHECK: :[[@LINE-17]]:5: note: capture begins here
-// CHECK: :[[@LINE-17]]:33: note: the memory is read by a captured task here
+// CHECK: :[[@LINE-17]]:33: note: the memory is used by a captured task here
 // CHECK: :[[@LINE-17]]:5: note: capture ends here
 // CHECK: :[[@LINE-5]]:3: note: the last strong reference to the memory dies here
 
@@ -448,7 +448,7 @@ struct LoopCapture {
       graphs_[n] = &graph;
     }
   }
-// CHECK: :[[@LINE-5]]:30: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
+// CHECK: :[[@LINE-5]]:30: warning: memory allocated outside the graph's pool and used by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
 // CHECK: :[[@LINE-7]]:7: note: capture begins here
 // CHECK: :[[@LINE-6]]:7: note: capture ends here
 // CHECK: :[[@LINE-4]]:3: note: the last strong reference to the memory dies here

@@ -48,9 +48,9 @@ class GraphManager:
     def capture_graph(self, num_tokens, model_state: ModelState):
         model_inputs = {**model_state.prepare_dummy_inputs(num_tokens)}
         self._capture_full_graph(num_tokens, model_inputs)
-# CHECK: :[[@LINE-1]]:9: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
+# CHECK: :[[@LINE-1]]:9: warning: memory allocated outside the graph's pool and used by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
 # CHECK-NEXT: :[[@LINE+13]]:9: note: capture begins here
-# CHECK-NEXT: :[[@LINE+13]]:32: note: the memory is read by a captured task here
+# CHECK-NEXT: :[[@LINE+13]]:32: note: the memory is used by a captured task here
 # CHECK-NEXT: :[[@LINE+13]]:9: note: capture ends here
 # CHECK-NEXT: :[[@LINE-15]]:16: note: the memory is held only by the object made here, and dies with it
 # CHECK-NEXT: :[[@LINE-6]]:9: note: the last strong reference to the memory dies here

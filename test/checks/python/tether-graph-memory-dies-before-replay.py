@@ -96,7 +96,7 @@ class Runner:
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph):
             out = torch.matmul(static_input, weight)
-        # CHECK: graph-memory-dies-before-replay.py:[[@LINE-1]]:32: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
+        # CHECK: graph-memory-dies-before-replay.py:[[@LINE-1]]:32: warning: memory allocated outside the graph's pool and used by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
         # CHECK-NEXT: graph-memory-dies-before-replay.py:[[@LINE-3]]:9: note: capture begins here
         # CHECK-NEXT: graph-memory-dies-before-replay.py:[[@LINE+2]]:9: note: capture ends here
         # CHECK-NEXT: graph-memory-dies-before-replay.py:[[@LINE+2]]:9: note: the last strong reference to the memory dies here
@@ -235,7 +235,7 @@ def capture_with_temporary(graph, query, lengths, bs):
     with torch.npu.graph(graph):
         torch_npu._npu_paged_attention(query, seqlens.cu_seqlens)
     _graphs[bs] = graph
-# CHECK: :[[@LINE-2]]:47: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address
+# CHECK: :[[@LINE-2]]:47: warning: memory allocated outside the graph's pool and used by a captured task can die while the graph lives; the graph keeps its address
 # CHECK-NEXT: :[[@LINE-4]]:5: note: capture begins here
 # CHECK-NEXT: :[[@LINE-3]]:5: note: capture ends here
 # CHECK-NEXT: :[[@LINE-7]]:15: note: the memory is held only by the object made here, and dies with it
@@ -255,7 +255,7 @@ def capture_with_local_list(graph, query, n, bs):
     with torch.npu.graph(graph):
         torch_npu._npu_paged_attention(query, held[0].workspace)
     _graphs[bs] = graph
-# CHECK: :[[@LINE-2]]:47: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address
+# CHECK: :[[@LINE-2]]:47: warning: memory allocated outside the graph's pool and used by a captured task can die while the graph lives; the graph keeps its address
 # CHECK-NEXT: :[[@LINE-4]]:5: note: capture begins here
 # CHECK-NEXT: :[[@LINE-3]]:5: note: capture ends here
 # CHECK-NEXT: :[[@LINE-7]]:13: note: the memory is held only by the object made here, and dies with it
@@ -295,7 +295,7 @@ def capture_yielding_size(graph, query, lengths, bs):
         torch_npu._npu_paged_attention(query, seqlens.cu_seqlens)
     _graphs[bs] = graph
     yield bs
-# CHECK: :[[@LINE-3]]:47: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address
+# CHECK: :[[@LINE-3]]:47: warning: memory allocated outside the graph's pool and used by a captured task can die while the graph lives; the graph keeps its address
 # CHECK-NEXT: :[[@LINE-5]]:5: note: capture begins here
 # CHECK-NEXT: :[[@LINE-4]]:5: note: capture ends here
 # CHECK-NEXT: :[[@LINE-8]]:15: note: the memory is held only by the object made here, and dies with it
@@ -319,7 +319,7 @@ class EncoderGraphs:
             output_buffer.copy_(y)
         meta = BudgetGraphMetadata(graph=graph, output_buffer=weak_ref_tensors(output_buffer))
         self.budget_graphs[budget] = meta
-# CHECK: :[[@LINE-3]]:13: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address
+# CHECK: :[[@LINE-3]]:13: warning: memory allocated outside the graph's pool and used by a captured task can die while the graph lives; the graph keeps its address
 # CHECK-NEXT: :[[@LINE-6]]:9: note: capture begins here
 # CHECK-NEXT: :[[@LINE-4]]:9: note: capture ends here
 # CHECK-NEXT: :[[@LINE-4]]:9: note: the last strong reference to the memory dies here

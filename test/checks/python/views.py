@@ -32,9 +32,9 @@ class ModelRunner:
         while bs > 0:
             runner = GraphRunner()
             runner.capture(token_ids[:bs], block_tables[:bs].view(bs, 64))
-# CHECK: :[[@LINE-1]]:13: warning: memory allocated outside the graph's pool and read by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
+# CHECK: :[[@LINE-1]]:13: warning: memory allocated outside the graph's pool and used by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
 # CHECK-NEXT: :[[@LINE-16]]:9: note: capture begins here
-# CHECK-NEXT: :[[@LINE-16]]:45: note: the memory is read by a captured task here
+# CHECK-NEXT: :[[@LINE-16]]:45: note: the memory is used by a captured task here
 # CHECK-NEXT: :[[@LINE-17]]:58: note: capture ends here
 # CHECK-NEXT: :[[@LINE-7]]:9: note: the last strong reference to the memory dies here
             self.runners[bs] = runner
