@@ -642,7 +642,12 @@ void FnLowerer::run() {
     if (kindOf(S) != G.Comment)
       Last = S;
   });
-  Out.EndLoc = isNull(Last) ? loc(Body) : loc(Last);
+  // Where the body falls off its end: the last statement, or, when that
+  // holds statements (an if/elif chain, a loop, a with block), the end of
+  // it: its start may be hundreds of lines above the path that returns.
+  Out.EndLoc = isNull(Last)                   ? loc(Body)
+               : holdsStatements(kindOf(Last)) ? endLoc(Last)
+                                               : loc(Last);
   if (!Out.EndLoc.valid())
     Out.EndLoc = Out.Loc;
   if (!FnIsModule) {

@@ -26,4 +26,4 @@ class Engine:
 # CHECK: capture-context-of-a-call-result.py:17:47: warning: memory allocated outside the graph's pool and used by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
 # CHECK-NEXT: capture-context-of-a-call-result.py:16:9: note: capture begins here
 # CHECK-NEXT: capture-context-of-a-call-result.py:17:68: note: capture ends here
-# CHECK-NEXT: capture-context-of-a-call-result.py:16:9: note: the last strong reference to the memory dies here
+# CHECK-NEXT: capture-context-of-a-call-result.py:17:68: note: the last strong reference to the memory dies here

@@ -56,4 +56,4 @@ def update(update_stream, handles, q, k, v, output):
 # CHECK: tensors-in-list-arguments.py:46:68: warning: memory bound into a graph task by a task update can die before the graph's next replay; the updated task keeps its address [tether-graph-memory-dies-before-replay]
 # CHECK-NEXT: tensors-in-list-arguments.py:45:13: note: task update begins here
 # CHECK-NEXT: tensors-in-list-arguments.py:47:13: note: task update ends here
-# CHECK-NEXT: tensors-in-list-arguments.py:42:5: note: the last strong reference to the memory dies here
+# CHECK-NEXT: tensors-in-list-arguments.py:47:59: note: the last strong reference to the memory dies here

@@ -32,7 +32,7 @@ def update_paged_attention(update_stream, runtime_shape, query, key_cache, seq_l
             # CHECK: graph-memory-dies-before-replay.py:[[@LINE-1]]:44: warning: memory bound into a graph task by a task update can die before the graph's next replay; the updated task keeps its address [tether-graph-memory-dies-before-replay]
             # CHECK-NEXT: graph-memory-dies-before-replay.py:[[@LINE-5]]:13: note: task update begins here
             # CHECK-NEXT: graph-memory-dies-before-replay.py:[[@LINE+2]]:13: note: task update ends here
-            # CHECK-NEXT: graph-memory-dies-before-replay.py:[[@LINE-12]]:5: note: the last strong reference to the memory dies here
+            # CHECK-NEXT: graph-memory-dies-before-replay.py:[[@LINE+2]]:40: note: the last strong reference to the memory dies here
             torch.npu.graph_task_update_end(update_stream)
             event.record(update_stream)
 

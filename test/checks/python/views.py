@@ -36,7 +36,7 @@ class ModelRunner:
 # CHECK-NEXT: :[[@LINE-16]]:9: note: capture begins here
 # CHECK-NEXT: :[[@LINE-16]]:45: note: the memory is used by a captured task here
 # CHECK-NEXT: :[[@LINE-17]]:58: note: capture ends here
-# CHECK-NEXT: :[[@LINE-7]]:9: note: the last strong reference to the memory dies here
+# CHECK-NEXT: :[[@LINE+2]]:21: note: the last strong reference to the memory dies here
             self.runners[bs] = runner
             bs //= 2
 

@@ -14,7 +14,7 @@ def update_nodes(graph, nodes, query, n):
 # CHECK: :[[@LINE-1]]:80: warning: memory bound into a graph task by a task update can die before the graph's next replay
 # CHECK-NEXT: :[[@LINE-3]]:50: note: the task is handed a raw address of the memory, taken here; an address does not keep the memory alive
 # CHECK-NEXT: :[[@LINE-3]]:9: note: the captured task is updated here, in one call
-# CHECK-NEXT: :[[@LINE-8]]:5: note: the last strong reference to the memory dies here
+# CHECK-NEXT: :[[@LINE-4]]:87: note: the last strong reference to the memory dies here
 
 
 def update_own(node, n):
