@@ -233,6 +233,9 @@ struct WeakStoreFact {
   SrcLoc StoreAt;
   std::string Spelling;
   CaptureState C;
+  /// The call of this function whose callee made the store (invalid: the
+  /// function's own store).
+  SrcLoc Via = SrcLoc();
 };
 struct DeathFact {
   MemId Memory;

@@ -1080,10 +1080,12 @@ private:
         if (A.Kind == Atom::Mem && M.paramOf(A.M) < 0 && isLocalMemory(A.M))
           Made.add(A);
       madeInCapture(S, Made);
+      ApplyingCall = I.Loc;
       for (MemId P : substPlace(E.Place, Args))
         store(S, P, V, E.At, E.Spelling, E.C.through(S.Cap),
               E.FirstFill || memSetHas(S.Empty, P), E.KeyPerLayer,
               E.IfAbsent);
+      ApplyingCall = SrcLoc();
     }
     for (const ClearEffect &E : Callee.Clears)
       for (MemId P : substPlace(E.Place, Args))
@@ -1351,7 +1353,8 @@ private:
         Facts.WeakStores.push_back(WeakStoreFact{*P, A.M, A.W, At, Sp, C});
       else if (isWeakRef(A) && M.key(A.M).Root != RootKind::Alloc &&
                M.wildcard(A.M) == M.wildcard(*P))
-        Facts.Weakenings.push_back(WeakStoreFact{*P, A.M, A.W, At, Sp, C});
+        Facts.Weakenings.push_back(
+            WeakStoreFact{*P, A.M, A.W, At, Sp, C, ApplyingCall});
       if (A.Kind == Atom::Mem && isLocalMemory(A.M) && Sized < 0 &&
           !KeyPerLayer) {
         const AllocSite &Site = Cx.Allocs[M.key(A.M).A];
@@ -1780,6 +1783,8 @@ private:
   MemSet LivesOn;
   llvm::DenseMap<MemId, std::string> Spelling;
   std::vector<const Inst *> WeakProducer;
+  /// The call whose callee's store effects are being applied (store()).
+  SrcLoc ApplyingCall;
 };
 
 } // namespace

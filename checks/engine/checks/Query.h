@@ -50,8 +50,8 @@ public:
   /// Where a point of F (At, in state C) runs in its capture: the region
   /// (-1: none), and the position in the region's own function through
   /// which it runs (At itself there, else the outermost call of the chain
-  /// that reaches F). Two points of one region run in the order of these
-  /// positions, but for loops in the region's function.
+  /// that reaches F): whether one point runs after another is a question
+  /// of paths between these positions in that function.
   std::pair<int32_t, SrcLoc> capturePoint(FnId F, const CaptureState &C,
                                           SrcLoc At) const {
     Chain Calls;

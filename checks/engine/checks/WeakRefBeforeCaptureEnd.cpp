@@ -155,21 +155,72 @@ std::optional<SrcLoc> keptOnlyBy(const Query &Q, MemId Place) {
   return std::nullopt;
 }
 
-/// An in-capture use of Place that runs at or after position At of
-/// capture Region's own function: there, or in a function a call made
-/// there (at or after At, inside the region) reaches.
+/// The instructions of function F at position At (a call, or the store
+/// itself), as (block, index).
+std::vector<std::pair<uint32_t, uint32_t>> instsAt(const Function &F,
+                                                   SrcLoc At) {
+  std::vector<std::pair<uint32_t, uint32_t>> Out;
+  for (uint32_t B = 0; B < F.Blocks.size(); ++B)
+    for (uint32_t I = 0; I < F.Blocks[B].Insts.size(); ++I)
+      if (F.Blocks[B].Insts[I].Loc == At)
+        Out.push_back({B, I});
+  return Out;
+}
+
+/// Whether a path of F runs an instruction at Later after one at Earlier
+/// (the same one counts: code every layer runs, called once per layer).
+bool runsAfter(const Function &F, SrcLoc Earlier, SrcLoc Later) {
+  auto From = instsAt(F, Earlier), To = instsAt(F, Later);
+  std::vector<bool> Reached(F.Blocks.size(), false);
+  std::vector<uint32_t> Work;
+  auto Enter = [&](uint32_t B) {
+    if (B < F.Blocks.size() && !Reached[B]) {
+      Reached[B] = true;
+      Work.push_back(B);
+    }
+  };
+  for (auto [B, I] : From) {
+    for (auto [B2, I2] : To)
+      if (B2 == B && I2 >= I)
+        return true;
+    const Terminator &T = F.Blocks[B].Term;
+    if (T.Kind == Terminator::Goto || T.Kind == Terminator::Branch)
+      Enter(T.Succ[0]);
+    if (T.Kind == Terminator::Branch)
+      Enter(T.Succ[1]);
+  }
+  while (!Work.empty()) {
+    uint32_t B = Work.back();
+    Work.pop_back();
+    const Terminator &T = F.Blocks[B].Term;
+    if (T.Kind == Terminator::Goto || T.Kind == Terminator::Branch)
+      Enter(T.Succ[0]);
+    if (T.Kind == Terminator::Branch)
+      Enter(T.Succ[1]);
+  }
+  for (auto [B2, I2] : To)
+    if (Reached[B2])
+      return true;
+  return false;
+}
+
+/// An in-capture use of Place that runs after position At of capture
+/// Region's own function: there, or in a function that a call made there
+/// (inside the region, on a path from At: a later layer, or the next
+/// turn of a loop over the layers) reaches.
 const Query::UseRef *useFrom(const Query &Q, MemId Place, int32_t Region,
                              SrcLoc At) {
   const Context &Cx = Q.Cx;
   FnId Owner = Cx.Regions[Region].Fn;
+  const Function &OwnerFn = Cx.P.Functions[Owner];
   auto InRegion = [&](const CaptureState &C) {
     return (C.Mask & CaptureState::Inside) && C.Region == Region;
   };
   std::vector<bool> Reached(Cx.Facts.size(), false);
   std::vector<FnId> Work;
   for (const CallFact &Call : Cx.Facts[Owner].Calls)
-    if (InRegion(Call.C) && !(Call.At < At) && Call.Callee >= 0 &&
-        !Reached[Call.Callee]) {
+    if (InRegion(Call.C) && Call.Callee >= 0 && !Reached[Call.Callee] &&
+        runsAfter(OwnerFn, At, Call.At)) {
       Reached[Call.Callee] = true;
       Work.push_back(Call.Callee);
     }
@@ -185,7 +236,8 @@ const Query::UseRef *useFrom(const Query &Q, MemId Place, int32_t Region,
   for (const Query::UseRef &R : Q.captureUses()) {
     if (!Q.samePlace(R.U->Place, Place))
       continue;
-    if (R.Fn == Owner ? InRegion(R.U->C) && !(R.U->At < At) : Reached[R.Fn])
+    if (R.Fn == Owner ? InRegion(R.U->C) && runsAfter(OwnerFn, At, R.U->At)
+                      : Reached[R.Fn])
       return &R;
   }
   return nullptr;
@@ -305,7 +357,8 @@ void checkWeakRefBeforeCaptureEnd(const Query &Q, std::vector<Finding> &Out) {
       // weakening is in code every layer runs). Weakening at the end of the
       // capture, after the last layer, leaves the pool's memory to later
       // captures, which the design allows.
-      auto [Region, At] = Q.capturePoint(F, W.C, W.StoreAt);
+      auto [Region, At] =
+          Q.capturePoint(F, W.C, W.Via.valid() ? W.Via : W.StoreAt);
       const Query::UseRef *Use =
           Region >= 0 ? useFrom(Q, W.Place, Region, At) : nullptr;
       if (!Use)

@@ -164,3 +164,33 @@ def capture_same_function(graph, q, out, n):
 # CHECK-NEXT: :[[@LINE-11]]:5: note: the last strong reference to the memory dies here
 # CHECK-NEXT: :[[@LINE-13]]:25: note: the weak reference is used by a later operation of the same capture here
 # CHECK-NEXT: :[[@LINE-7]]:39: note: capture ends here
+
+
+# Weakened in the loop over the layers: the next turn's layer reads it.
+_looped = {}
+
+
+def looped_layer(q, out, n):
+    ws = _looped.get(n)
+    if ws is None:
+        ws = torch.empty(n)
+        _looped[n] = ws
+    torch_npu.npu_op(q, workspace=ws, out=out)
+
+
+def weaken_looped(n):
+    _looped[n] = weak_ref_tensors(_looped[n])
+
+
+def capture_loop(graph, q, out, n, num_layers):
+    with torch.npu.graph(graph):
+        for _ in range(num_layers):
+            looped_layer(q, out, n)
+            weaken_looped(n)
+# CHECK: :[[@LINE-8]]:18: warning: weak reference made during graph capture {{.*}} [tether-weak-ref-before-capture-end]
+# CHECK-NEXT: :[[@LINE-5]]:5: note: capture begins here
+# CHECK-NEXT: :[[@LINE-3]]:13: note: 'weaken_looped' runs inside the capture through this call
+# CHECK-NEXT: :[[@LINE-17]]:14: note: the memory is allocated here and kept only by '_looped'
+# CHECK-NEXT: :[[@LINE-12]]:5: note: the weak reference replaces the last strong reference, in '_looped', here
+# CHECK-NEXT: :[[@LINE-17]]:25: note: the weak reference is used by a later operation of the same capture here
+# CHECK-NEXT: :[[@LINE-7]]:29: note: capture ends here
