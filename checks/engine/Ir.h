@@ -209,6 +209,10 @@ struct Terminator {
   VarId Cond = NoVar;
   VarId Value = NoVar;
   SrcLoc Loc;
+  /// How many of Succ are successors (a return or raise has none).
+  unsigned numSuccs() const {
+    return Kind == Goto ? 1 : Kind == Branch ? 2 : 0;
+  }
 };
 
 struct Block {

@@ -52,10 +52,7 @@ public:
   }
 
 private:
-  unsigned numSuccs(uint32_t B) const {
-    const Terminator &T = Fn.Blocks[B].Term;
-    return T.Kind == Terminator::Goto ? 1 : T.Kind == Terminator::Branch ? 2 : 0;
-  }
+  unsigned numSuccs(uint32_t B) const { return Fn.Blocks[B].Term.numSuccs(); }
   uint32_t succ(uint32_t B, unsigned K) const { return Fn.Blocks[B].Term.Succ[K]; }
   bool selfEdge(uint32_t B) const {
     for (unsigned K = 0; K < numSuccs(B); ++K)

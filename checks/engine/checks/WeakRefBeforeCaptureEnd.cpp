@@ -155,54 +155,53 @@ std::optional<SrcLoc> keptOnlyBy(const Query &Q, MemId Place) {
   return std::nullopt;
 }
 
-/// The instructions of function F at position At (a call, or the store
-/// itself), as (block, index).
-std::vector<std::pair<uint32_t, uint32_t>> instsAt(const Function &F,
-                                                   SrcLoc At) {
-  std::vector<std::pair<uint32_t, uint32_t>> Out;
-  for (uint32_t B = 0; B < F.Blocks.size(); ++B)
-    for (uint32_t I = 0; I < F.Blocks[B].Insts.size(); ++I)
-      if (F.Blocks[B].Insts[I].Loc == At)
-        Out.push_back({B, I});
-  return Out;
-}
-
-/// Whether a path of F runs an instruction at Later after one at Earlier
-/// (the same one counts: code every layer runs, called once per layer).
-bool runsAfter(const Function &F, SrcLoc Earlier, SrcLoc Later) {
-  auto From = instsAt(F, Earlier), To = instsAt(F, Later);
-  std::vector<bool> Reached(F.Blocks.size(), false);
-  std::vector<uint32_t> Work;
-  auto Enter = [&](uint32_t B) {
-    if (B < F.Blocks.size() && !Reached[B]) {
-      Reached[B] = true;
-      Work.push_back(B);
+/// The points of function F that a path from position At runs (At itself
+/// included: code every layer runs, called once per layer). Computed once
+/// per weakening, asked for each call and use of the capture's function.
+class RunsAfter {
+public:
+  RunsAfter(const Function &F, SrcLoc At) : F(F), Reached(F.Blocks.size()) {
+    for (uint32_t B = 0; B < F.Blocks.size(); ++B)
+      for (uint32_t I = 0; I < F.Blocks[B].Insts.size(); ++I)
+        if (F.Blocks[B].Insts[I].Loc == At) {
+          From.push_back({B, I});
+          successors(B);
+        }
+    while (!Work.empty()) {
+      uint32_t B = Work.back();
+      Work.pop_back();
+      successors(B);
     }
-  };
-  for (auto [B, I] : From) {
-    for (auto [B2, I2] : To)
-      if (B2 == B && I2 >= I)
-        return true;
-    const Terminator &T = F.Blocks[B].Term;
-    if (T.Kind == Terminator::Goto || T.Kind == Terminator::Branch)
-      Enter(T.Succ[0]);
-    if (T.Kind == Terminator::Branch)
-      Enter(T.Succ[1]);
   }
-  while (!Work.empty()) {
-    uint32_t B = Work.back();
-    Work.pop_back();
-    const Terminator &T = F.Blocks[B].Term;
-    if (T.Kind == Terminator::Goto || T.Kind == Terminator::Branch)
-      Enter(T.Succ[0]);
-    if (T.Kind == Terminator::Branch)
-      Enter(T.Succ[1]);
+  /// Whether an instruction at position Later runs after At.
+  bool operator()(SrcLoc Later) const {
+    for (uint32_t B = 0; B < F.Blocks.size(); ++B)
+      for (uint32_t I = 0; I < F.Blocks[B].Insts.size(); ++I) {
+        if (!(F.Blocks[B].Insts[I].Loc == Later))
+          continue;
+        if (Reached[B])
+          return true;
+        for (auto [FB, FI] : From)
+          if (FB == B && I >= FI)
+            return true;
+      }
+    return false;
   }
-  for (auto [B2, I2] : To)
-    if (Reached[B2])
-      return true;
-  return false;
-}
+
+private:
+  void successors(uint32_t B) {
+    const Terminator &T = F.Blocks[B].Term;
+    for (unsigned K = 0; K < T.numSuccs(); ++K)
+      if (T.Succ[K] < F.Blocks.size() && !Reached[T.Succ[K]]) {
+        Reached[T.Succ[K]] = true;
+        Work.push_back(T.Succ[K]);
+      }
+  }
+  const Function &F;
+  std::vector<bool> Reached; ///< Blocks entered from a block of At.
+  std::vector<std::pair<uint32_t, uint32_t>> From; ///< At's (block, index).
+  std::vector<uint32_t> Work;
+};
 
 /// An in-capture use of Place that runs after position At of capture
 /// Region's own function: there, or in a function that a call made there
@@ -212,7 +211,7 @@ const Query::UseRef *useFrom(const Query &Q, MemId Place, int32_t Region,
                              SrcLoc At) {
   const Context &Cx = Q.Cx;
   FnId Owner = Cx.Regions[Region].Fn;
-  const Function &OwnerFn = Cx.P.Functions[Owner];
+  RunsAfter After(Cx.P.Functions[Owner], At);
   auto InRegion = [&](const CaptureState &C) {
     return (C.Mask & CaptureState::Inside) && C.Region == Region;
   };
@@ -220,7 +219,7 @@ const Query::UseRef *useFrom(const Query &Q, MemId Place, int32_t Region,
   std::vector<FnId> Work;
   for (const CallFact &Call : Cx.Facts[Owner].Calls)
     if (InRegion(Call.C) && Call.Callee >= 0 && !Reached[Call.Callee] &&
-        runsAfter(OwnerFn, At, Call.At)) {
+        After(Call.At)) {
       Reached[Call.Callee] = true;
       Work.push_back(Call.Callee);
     }
@@ -236,7 +235,7 @@ const Query::UseRef *useFrom(const Query &Q, MemId Place, int32_t Region,
   for (const Query::UseRef &R : Q.captureUses()) {
     if (!Q.samePlace(R.U->Place, Place))
       continue;
-    if (R.Fn == Owner ? InRegion(R.U->C) && runsAfter(OwnerFn, At, R.U->At)
+    if (R.Fn == Owner ? InRegion(R.U->C) && After(R.U->At)
                       : Reached[R.Fn])
       return &R;
   }
