@@ -59,5 +59,7 @@ config.substitutions += [
 ]
 if os.path.exists(os.path.join(bin_dir, "tether-clangd")):
     config.available_features.add("tether-clangd")
+if config.jemalloc:
+    config.available_features.add("jemalloc")
 if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")

@@ -18,7 +18,10 @@ depends=$(dpkg-deb -f "$deb" Depends)
 echo "deb_test: Depends: $depends"
 # From dpkg-shlibdeps (the linked libraries), and the named run-time needs.
 names=$(echo "$depends" | tr ',' '\n' | sed 's/^ *//; s/ .*//')
-for pkg in libllvm22 libclang-cpp22 libstdc++6 libc6 libclang-common-22-dev python3; do
+needs="libllvm22 libclang-cpp22 libstdc++6 libc6 libclang-common-22-dev python3"
+# The tether executable's allocator, when the build links it (TETHER_JEMALLOC).
+grep -q '^TETHER_JEMALLOC:BOOL=ON$' "$build/CMakeCache.txt" && needs+=" libjemalloc2"
+for pkg in $needs; do
   echo "$names" | grep -qxF "$pkg" || fail "Depends lacks $pkg"
 done
 # The tree-sitter runtime is compiled in (checks/python/CMakeLists.txt).
