@@ -1,15 +1,7 @@
 //===- Memory.cpp - Interning of abstract memory ---------------------------===//
 #include "engine/Memory.h"
 
-#include "llvm/ADT/Hashing.h"
-
 namespace tether::engine {
-
-unsigned MemTable::KeyInfo::getHashValue(const MemKey &K) {
-  return unsigned(llvm::hash_combine(
-      uint8_t(K.Root), K.A, K.B,
-      llvm::hash_combine_range(K.Path.begin(), K.Path.end())));
-}
 
 uint32_t MemTable::str(llvm::StringRef S) {
   auto [It, New] = StrIds.try_emplace(S, uint32_t(Strings.size()));
@@ -19,21 +11,17 @@ uint32_t MemTable::str(llvm::StringRef S) {
 }
 
 MemId MemTable::intern(const MemKey &K) {
-  auto [It, New] = Ids.try_emplace(K, MemId(Keys.size()));
-  if (New)
-    Keys.push_back(K);
-  return It->second;
+  return rebase(root(K.Root, K.A, K.B), K, 0);
 }
 
 MemId MemTable::root(RootKind R, uint32_t A, uint32_t B) {
-  auto [It, New] =
-      Roots.try_emplace({(uint64_t(A) << 32) | B, uint32_t(R)}, MemId(0));
+  auto [It, New] = Roots.try_emplace({(uint64_t(A) << 32) | B, uint32_t(R)},
+                                     MemId(Keys.size()));
   if (New) {
-    MemKey K;
+    MemKey &K = Keys.emplace_back();
     K.Root = R;
     K.A = A;
     K.B = B;
-    It->second = intern(K);
   }
   return It->second;
 }
@@ -41,14 +29,13 @@ MemId MemTable::root(RootKind R, uint32_t A, uint32_t B) {
 MemId MemTable::child(MemId M, uint32_t Step) {
   if (Keys[M].Path.size() >= kMaxPath)
     return M;
-  auto It = Children.find({M, Step});
-  if (It != Children.end())
-    return It->second;
-  MemKey K = Keys[M];
-  K.Path.push_back(Step);
-  MemId Out = intern(K);
-  Children.try_emplace({M, Step}, Out);
-  return Out;
+  auto [It, New] = Children.try_emplace({M, Step}, MemId(Keys.size()));
+  if (New) {
+    MemKey K = Keys[M]; // a copy: the push may move the table
+    K.Path.push_back(Step);
+    Keys.push_back(std::move(K));
+  }
+  return It->second;
 }
 
 MemId MemTable::rebase(MemId Base, const MemKey &Below, size_t From) {
