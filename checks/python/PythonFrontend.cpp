@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include "common/Paths.h"
+#include "common/Sanitizers.h"
 #include "Imports.h"
 #include "Model.h"
 #include "Recovery.h"
@@ -27,6 +28,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -214,7 +216,7 @@ SyntaxTree *parseChecked(
     TSParser *Parser = Arena.discards() ? newParser() : threadParser();
     TSTree *Parsed = parseWithRecovery(Parser, Text);
     if (Parsed)
-      T = std::make_unique<SyntaxTree>(Parsed);
+      T = std::make_unique<SyntaxTree>(Parsed, Text);
     if (!Arena.discards() && Parsed)
       ts_tree_delete(Parsed);
   }
@@ -765,7 +767,8 @@ static bool analyzeScanWith(const std::vector<std::string> &ScanFiles,
                ProblemsBefore = R.Problems.size();
   const unsigned FilesBefore = R.FilesRead,
                  ContextBefore = R.ContextFilesRead;
-  Package P;
+  auto Pkg = std::make_unique<Package>();
+  Package &P = *Pkg;
   P.Foreign = Opts.Foreign && !Opts.Foreign->empty() ? Opts.Foreign : nullptr;
   std::set<std::string> ContextPaths;
   std::vector<uint64_t> TextHashes, TypedTexts; // of P.Modules, for Reuse
@@ -971,6 +974,17 @@ static bool analyzeScanWith(const std::vector<std::string> &ScanFiles,
     Rec.FilesRead = R.FilesRead - FilesBefore;
     Rec.ContextFilesRead = R.ContextFilesRead - ContextBefore;
     Records->store(RecordKey, Rec, R.Notes);
+  }
+  if (Opts.LeaveToExit && !kAddressSanitizer) {
+    // The texts, the package model and the IR die with the process: freed
+    // one by one they cost a run about 3% of its time.
+    struct Left {
+      std::unique_ptr<Package> P;
+      engine::Program Prog;
+      std::vector<std::unique_ptr<Loaded>> Files;
+    };
+    llvm::BuryPointer(std::make_unique<Left>(
+        Left{std::move(Pkg), std::move(Local), std::move(Files)}));
   }
   return true;
 }

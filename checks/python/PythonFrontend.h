@@ -70,6 +70,10 @@ struct Options {
   /// (ModuleCache.h), so that a run after an edit parses only what changed.
   /// Null: every module is parsed.
   const ModuleCache *Modules = nullptr;
+  /// The caller exits soon after (a `tether check` run): each scan's texts,
+  /// package model and IR are left to the process's exit instead of being
+  /// freed piece by piece (llvm::BuryPointer, as clang's -disable-free).
+  bool LeaveToExit = false;
 };
 
 /// Analyse the given .py files and directories (searched recursively for

@@ -3,10 +3,20 @@
 
 #include "Syntax.h"
 
+#include <algorithm>
+
 using namespace tether::python;
 
-SyntaxTree::SyntaxTree(const TSTree *Source) {
+SyntaxTree::SyntaxTree(const TSTree *Source, std::string_view Text) {
+  LineStarts.push_back(0);
+  for (size_t I = Text.find('\n'); I != std::string_view::npos;
+       I = Text.find('\n', I + 1))
+    LineStarts.push_back(uint32_t(I + 1));
   TSNode Root = ts_tree_root_node(Source);
+  // Python has about one node per five bytes; a fourth of the length is
+  // room enough for most files (a denser one grows the array once), and
+  // the room not used is never touched.
+  Nodes.reserve(Text.size() / 4 + 64);
   // One cursor walk in document order. Last[D] is the entry last placed at
   // depth D, whose NextSibling the next entry at that depth fills in.
   TSTreeCursor C = ts_tree_cursor_new(Root);
@@ -18,8 +28,6 @@ SyntaxTree::SyntaxTree(const TSTree *Source) {
     Entry &E = Nodes.emplace_back();
     E.StartByte = ts_node_start_byte(N);
     E.EndByte = ts_node_end_byte(N);
-    E.Start = ts_node_start_point(N);
-    E.End = ts_node_end_point(N);
     E.NextSibling = 0;
     E.ChildCount = 0;
     E.Symbol = ts_node_symbol(N);
@@ -67,9 +75,15 @@ std::unique_ptr<SyntaxTree> tether::python::parseSyntax(TSParser *Parser,
       ts_parser_parse_string(Parser, nullptr, Text.data(), (uint32_t)Text.size());
   if (!T)
     return nullptr;
-  auto Out = std::make_unique<SyntaxTree>(T);
+  auto Out = std::make_unique<SyntaxTree>(T, Text);
   ts_tree_delete(T);
   return Out;
+}
+
+TSPoint SyntaxTree::pointAt(uint32_t Byte) const {
+  auto Row = std::upper_bound(LineStarts.begin(), LineStarts.end(), Byte) -
+             LineStarts.begin() - 1;
+  return TSPoint{uint32_t(Row), Byte - LineStarts[size_t(Row)]};
 }
 
 const char *tether::python::typeName(SyntaxNode N) {

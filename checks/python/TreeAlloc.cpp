@@ -1,5 +1,6 @@
 //===- TreeAlloc.cpp - tree-sitter's memory, in large chunks --------------===//
 #include "TreeAlloc.h"
+#include "common/Sanitizers.h"
 
 #include <algorithm>
 #include <atomic>
@@ -301,19 +302,11 @@ void *treeRealloc(void *P, size_t N) {
 // Under AddressSanitizer tree-sitter keeps malloc: ASan then checks its
 // memory (overflows, use after free, leaks), which it cannot see inside the
 // chunks.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TETHER_TREES_USE_MALLOC
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define TETHER_TREES_USE_MALLOC
-#endif
 
 static std::atomic<bool> Installed{false};
 
 void tether::python::installTreeAllocator() {
-#ifndef TETHER_TREES_USE_MALLOC
+#if !TETHER_ASAN
   static std::once_flag Once;
   std::call_once(Once, [] {
     ts_set_allocator(treeMalloc, treeCalloc, treeRealloc, treeFree);

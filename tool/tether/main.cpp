@@ -351,6 +351,7 @@ static int runCheck(const CxxOptions &CxxOpts) {
     PyOpts.Jobs = CxxOpts.Jobs;
     PyOpts.FollowImports = FollowImports;
     PyOpts.Foreign = &Bound;
+    PyOpts.LeaveToExit = true;
     std::optional<python::ResultCache> Records;
     std::optional<python::ModuleCache> Modules;
     std::string Dir = CacheDir.empty() ? python::ResultCache::defaultDir()

@@ -94,13 +94,18 @@ void expectEqualTrees(const SyntaxTree &A, const SyntaxTree &B) {
 }
 
 TEST(SyntaxTree, ReadsWhatTreeSittersNodesSay) {
+  // Rows and columns are computed from byte offsets: Windows line breaks,
+  // tabs, several bytes per character, a string spanning lines, a line
+  // continuation and no final line break must count as tree-sitter counts.
   for (const std::string &Text :
        {std::string(Sample), std::string("x = a:b.c\n"), std::string(""),
-        std::string("def f(:\n  pass\n")}) {
+        std::string("def f(:\n  pass\n"),
+        std::string("if a:\r\n\tb = 'é€'  # ü\r\n\r\nc = \"\"\"x\r\ny\"\"\" + \\\r\n  d"),
+        std::string("\n\n\nx = f(\n  1,\n)\n\n")}) {
     TSParser *P = makeParser();
     TSTree *T = ts_parser_parse_string(P, nullptr, Text.data(),
                                        (uint32_t)Text.size());
-    SyntaxTree Flat(T);
+    SyntaxTree Flat(T, Text);
     expectSame(ts_tree_root_node(T), Flat.root());
     EXPECT_TRUE(isNull(parentNode(Flat.root())));
     ts_tree_delete(T);
@@ -159,7 +164,7 @@ TEST(TreeArena, ParsesInAnArenaAsOutsideOne) {
         TSTree *T = ts_parser_parse_string(P, nullptr, Text.data(),
                                            (uint32_t)Text.size());
         ASSERT_NE(T, nullptr);
-        Got = std::make_unique<SyntaxTree>(T);
+        Got = std::make_unique<SyntaxTree>(T, Text);
         if (!Arena.discards()) { // ASan: tree-sitter keeps malloc
           ts_tree_delete(T);
           ts_parser_delete(P);
