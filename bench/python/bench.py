@@ -5,9 +5,10 @@ parser (`ast.parse` over the same files), at 25k, 50k and 100k lines.
     bench/python/bench.py [--tether build/bin/tether] [--runs 5] [--jobs N]
 
 Prints, per size, the median wall time of each side, their ratio
-(tether / ast.parse; the goal is <= 1.0) and tether's peak resident memory
-(the goal is <= 500 MB at 100k lines). Not a ctest test: timings need a
-quiet machine.
+(tether / ast.parse; the goal is <= 1.0), the median of the ratios of each
+alternating pair (steadier when the machine's speed drifts during a run)
+and tether's peak resident memory (the goal is <= 500 MB at 100k lines).
+Not a ctest test: timings need a quiet machine.
 """
 import argparse
 import os
@@ -188,9 +189,9 @@ def main():
     version = subprocess.run([args.python, "-c", "import sys; print(sys.version.split()[0])"],
                              capture_output=True, text=True).stdout.strip()
     print("baseline: ast.parse of %s (Python %s)" % (args.python, version))
-    print("%8s %8s %10s %10s %7s %10s %10s %7s %9s" % (
-        "lines", "modules", "tether s", "ast s", "ratio", "tether cpu",
-        "ast cpu", "ratio", "peak MB"))
+    print("%8s %8s %10s %10s %7s %7s %10s %10s %7s %9s" % (
+        "lines", "modules", "tether s", "ast s", "ratio", "pairs",
+        "tether cpu", "ast cpu", "ratio", "peak MB"))
     # (modules, methods per module): ~248 lines a module; or real trees.
     sizes = [(103, 8), (205, 8), (410, 8)] if not args.tree else args.tree
     for size in sizes:
@@ -221,8 +222,9 @@ def main():
                 peaks.append(peak)
             tm, am = statistics.median(t_times), statistics.median(a_times)
             tc, ac = statistics.median(t_cpu), statistics.median(a_cpu)
-            print("%8d %8d %10.3f %10.3f %7.2f %10.3f %10.3f %7.2f %9.1f" % (
-                lines, modules + 2, tm, am, tm / am, tc, ac, tc / ac,
+            pairs = statistics.median(t / a for t, a in zip(t_times, a_times))
+            print("%8d %8d %10.3f %10.3f %7.2f %7.2f %10.3f %10.3f %7.2f %9.1f" % (
+                lines, modules + 2, tm, am, tm / am, pairs, tc, ac, tc / ac,
                 max(peaks)))
         finally:
             if root:
