@@ -897,7 +897,8 @@ private:
         D.At = I.Loc;
         D.First = A.W;
         if (Nested)
-          D.Fixes = WeakProducer[I.A]->Fixes;
+          D.Fixes.assign(WeakProducer[I.A]->Fixes.begin(),
+                         WeakProducer[I.A]->Fixes.end());
         Facts.Doubles.push_back(std::move(D));
       }
       break;
@@ -1019,7 +1020,8 @@ private:
           D.At = I.Loc;
           D.First = Arg.W;
           if (nestedTemp(ArgVar))
-            D.Fixes = WeakProducer[ArgVar]->Fixes;
+            D.Fixes.assign(WeakProducer[ArgVar]->Fixes.begin(),
+                           WeakProducer[ArgVar]->Fixes.end());
           Facts.Doubles.push_back(std::move(D));
           Reported = true;
         }

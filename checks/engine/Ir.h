@@ -19,6 +19,7 @@
 #define TETHER_ENGINE_IR_H
 
 #include "common/Finding.h"
+#include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -180,10 +181,10 @@ struct Inst {
   /// replacement, and what the place held stays held. Read as a store for
   /// what it keeps alive: a design keeps one value per key.
   bool IfAbsent = false;
-  std::vector<CallTarget> Targets; ///< Call: the resolved candidates.
-  std::vector<VarId> Args;         ///< Call: every argument (unresolved
+  llvm::SmallVector<CallTarget, 0> Targets; ///< Call: the resolved candidates.
+  llvm::SmallVector<VarId, 0> Args; ///< Call: every argument (unresolved
                                    ///< calls: they escape).
-  std::vector<SrcLoc> ArgLocs;     ///< Call: where each of Args is written.
+  llvm::SmallVector<SrcLoc, 0> ArgLocs; ///< Call: where each of Args is written.
   /// An Alloc (the result) or a Const (no result) that stands for a call of
   /// a function this program only declares: its Function::Link. When the
   /// programs of a run are linked (Link.h) and one defines it, the
@@ -195,7 +196,7 @@ struct Inst {
   /// WeakRef, and a Call of one argument: the edits that drop this
   /// conversion (replace the call by its argument), offered when it is the
   /// inner one of a double conversion.
-  std::vector<tether::FixIt> Fixes;
+  llvm::SmallVector<tether::FixIt, 0> Fixes;
 };
 
 struct Terminator {

@@ -1,6 +1,8 @@
 //===- Serialize.cpp - A lowered function as bytes, and back --------------===//
 #include "Serialize.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 using namespace tether::engine;
 
 namespace {
@@ -11,7 +13,7 @@ void loc(ByteWriter &W, const SrcLoc &L) {
   W.u(L.Col);
 }
 
-void vars(ByteWriter &W, const std::vector<VarId> &Vs) {
+void vars(ByteWriter &W, llvm::ArrayRef<VarId> Vs) {
   W.u(Vs.size());
   for (VarId V : Vs)
     W.i(V);
@@ -129,7 +131,8 @@ struct Reader {
         R.fail();
       T.Args = vars();
     }
-    I.Args = vars();
+    std::vector<VarId> Args = vars();
+    I.Args.assign(Args.begin(), Args.end());
     I.ArgLocs.resize(R.count());
     for (SrcLoc &L : I.ArgLocs)
       L = loc();

@@ -697,8 +697,8 @@ void FunctionLowering::externalCall(const CallExpr *E, const FunctionDecl *FD,
                            : emit(Op::Const, E->getBeginLoc());
   I.Name = Name;
   I.Link = std::move(Link);
-  I.Args = std::move(Values);
-  I.ArgLocs = std::move(Locs);
+  I.Args.assign(Values.begin(), Values.end());
+  I.ArgLocs.assign(Locs.begin(), Locs.end());
 }
 
 void FunctionLowering::handedClosure(const CallExpr *E, const Expr *A) {
@@ -732,7 +732,7 @@ void FunctionLowering::unknownCall(const CallExpr *E,
   VarId Dst = E->getType()->isVoidType() ? NoVar : B.var();
   engine::Inst &I = emit(Op::Call, E->getBeginLoc());
   I.Dst = Dst;
-  I.Args = std::move(Values);
+  I.Args.assign(Values.begin(), Values.end());
   // `cb(x)` on a std::function: its object names it.
   const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
   I.Name = spelling(Op && Op->getNumArgs() ? Op->getArg(0) : E->getCallee());

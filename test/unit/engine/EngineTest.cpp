@@ -125,8 +125,11 @@ struct B {
     VarId V = FB.var();
     Inst &I = FB.emit(Op::Call, At);
     I.Dst = V;
-    I.Args = Args;
-    I.ArgLocs = ArgLocs.empty() ? std::vector<SrcLoc>(Args.size(), At) : ArgLocs;
+    I.Args.assign(Args.begin(), Args.end());
+    if (ArgLocs.empty())
+      I.ArgLocs.assign(Args.size(), At);
+    else
+      I.ArgLocs.assign(ArgLocs.begin(), ArgLocs.end());
     I.Targets.push_back(CallTarget{Callee, Args});
     return V;
   }
