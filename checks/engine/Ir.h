@@ -149,7 +149,7 @@ enum class Op : uint8_t {
 /// each of the callee's parameters (NoVar: not passed / a default).
 struct CallTarget {
   FnId Fn = -1;
-  std::vector<VarId> Args;
+  llvm::SmallVector<VarId, 0> Args;
 };
 
 struct Inst {

@@ -137,7 +137,7 @@ void resolveLinks(Function &F, DefOfT DefOf, IdOfT IdOf) {
         continue;
       CallTarget T;
       T.Fn = IdOf(*D);
-      T.Args.assign(I.Args.begin(), I.Args.end());
+      T.Args = I.Args;
       I.Kind = Op::Call;
       I.Targets.push_back(std::move(T));
       I.Link.clear();

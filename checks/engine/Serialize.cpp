@@ -96,8 +96,8 @@ struct Reader {
       R.fail();
     return int32_t(V);
   }
-  std::vector<VarId> vars() {
-    std::vector<VarId> Out(R.count());
+  llvm::SmallVector<VarId, 0> vars() {
+    llvm::SmallVector<VarId, 0> Out(R.count());
     for (VarId &V : Out)
       V = var();
     return Out;
@@ -131,8 +131,7 @@ struct Reader {
         R.fail();
       T.Args = vars();
     }
-    std::vector<VarId> Args = vars();
-    I.Args.assign(Args.begin(), Args.end());
+    I.Args = vars();
     I.ArgLocs.resize(R.count());
     for (SrcLoc &L : I.ArgLocs)
       L = loc();

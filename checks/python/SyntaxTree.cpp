@@ -3,15 +3,10 @@
 
 #include "Syntax.h"
 
-#include <algorithm>
-
 using namespace tether::python;
 
-SyntaxTree::SyntaxTree(const TSTree *Source, std::string_view Text) {
-  LineStarts.push_back(0);
-  for (size_t I = Text.find('\n'); I != std::string_view::npos;
-       I = Text.find('\n', I + 1))
-    LineStarts.push_back(uint32_t(I + 1));
+SyntaxTree::SyntaxTree(const TSTree *Source, std::string_view Text)
+    : Lines(llvm::StringRef(Text.data(), Text.size())) {
   TSNode Root = ts_tree_root_node(Source);
   // Python has about one node per five bytes; a fourth of the length is
   // room enough for most files (a denser one grows the array once), and
@@ -81,9 +76,8 @@ std::unique_ptr<SyntaxTree> tether::python::parseSyntax(TSParser *Parser,
 }
 
 TSPoint SyntaxTree::pointAt(uint32_t Byte) const {
-  auto Row = std::upper_bound(LineStarts.begin(), LineStarts.end(), Byte) -
-             LineStarts.begin() - 1;
-  return TSPoint{uint32_t(Row), Byte - LineStarts[size_t(Row)]};
+  auto [Row, Column] = Lines.at(Byte);
+  return TSPoint{Row, Column};
 }
 
 const char *tether::python::typeName(SyntaxNode N) {

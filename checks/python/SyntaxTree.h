@@ -19,6 +19,7 @@
 #ifndef TETHER_PYTHON_SYNTAXTREE_H
 #define TETHER_PYTHON_SYNTAXTREE_H
 
+#include "common/LineStarts.h"
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -70,7 +71,7 @@ public:
 
 private:
   std::vector<Entry> Nodes;
-  std::vector<uint32_t> LineStarts; ///< The offset of each row's first byte.
+  LineStarts Lines;
 };
 
 inline const void *SyntaxNode::id() const {

@@ -2,11 +2,11 @@
 #ifndef TETHER_TOOL_LINETABLE_H
 #define TETHER_TOOL_LINETABLE_H
 
+#include "common/LineStarts.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include <mutex>
 #include <utility>
-#include <vector>
 
 namespace tether {
 
@@ -22,7 +22,7 @@ public:
 
 private:
   std::mutex Lock;
-  llvm::StringMap<std::vector<unsigned>> Starts;
+  llvm::StringMap<LineStarts> Files;
 };
 
 } // namespace tether

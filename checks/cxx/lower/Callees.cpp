@@ -672,8 +672,8 @@ void FunctionLowering::externalCall(const CallExpr *E, const FunctionDecl *FD,
       T = T->getPointeeType();
     return S->isLValue() && T->getAsCXXRecordDecl();
   };
-  std::vector<VarId> Values;
-  std::vector<engine::SrcLoc> Locs;
+  llvm::SmallVector<VarId, 0> Values;
+  llvm::SmallVector<engine::SrcLoc, 0> Locs;
   if (!Link.empty()) {
     if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isInstance()) {
       Values.push_back(Obj ? value(Obj) : This); // the receiver, parameter 0
@@ -697,8 +697,8 @@ void FunctionLowering::externalCall(const CallExpr *E, const FunctionDecl *FD,
                            : emit(Op::Const, E->getBeginLoc());
   I.Name = Name;
   I.Link = std::move(Link);
-  I.Args.assign(Values.begin(), Values.end());
-  I.ArgLocs.assign(Locs.begin(), Locs.end());
+  I.Args = std::move(Values);
+  I.ArgLocs = std::move(Locs);
 }
 
 void FunctionLowering::handedClosure(const CallExpr *E, const Expr *A) {
@@ -725,14 +725,14 @@ void FunctionLowering::handedClosure(const CallExpr *E, const Expr *A) {
 
 void FunctionLowering::unknownCall(const CallExpr *E,
                                    ArrayRef<const Expr *> Args) {
-  std::vector<VarId> Values;
+  llvm::SmallVector<VarId, 0> Values;
   for (const Expr *A : Args)
     if (!isa<CXXDefaultArgExpr>(A))
       Values.push_back(value(A));
   VarId Dst = E->getType()->isVoidType() ? NoVar : B.var();
   engine::Inst &I = emit(Op::Call, E->getBeginLoc());
   I.Dst = Dst;
-  I.Args.assign(Values.begin(), Values.end());
+  I.Args = std::move(Values);
   // `cb(x)` on a std::function: its object names it.
   const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
   I.Name = spelling(Op && Op->getNumArgs() ? Op->getArg(0) : E->getCallee());

@@ -120,16 +120,14 @@ struct B {
     I.A = Of;
     return V;
   }
-  VarId call(FnId Callee, std::vector<VarId> Args, SrcLoc At,
-             std::vector<SrcLoc> ArgLocs = {}) {
+  VarId call(FnId Callee, llvm::SmallVector<VarId, 0> Args, SrcLoc At,
+             llvm::SmallVector<SrcLoc, 0> ArgLocs = {}) {
     VarId V = FB.var();
     Inst &I = FB.emit(Op::Call, At);
     I.Dst = V;
-    I.Args.assign(Args.begin(), Args.end());
-    if (ArgLocs.empty())
-      I.ArgLocs.assign(Args.size(), At);
-    else
-      I.ArgLocs.assign(ArgLocs.begin(), ArgLocs.end());
+    I.Args = Args;
+    I.ArgLocs = ArgLocs.empty() ? llvm::SmallVector<SrcLoc, 0>(Args.size(), At)
+                                : ArgLocs;
     I.Targets.push_back(CallTarget{Callee, Args});
     return V;
   }
