@@ -6,7 +6,12 @@
 #include "llvm/ADT/DenseMap.h"
 #include <functional>
 #include <map>
+#include <mutex>
 #include <tuple>
+
+namespace llvm {
+class ThreadPoolInterface;
+}
 
 namespace tether::engine {
 
@@ -14,6 +19,10 @@ struct Options {
   /// Whether a place named Name (a field or global, in file File) is a
   /// workspace by the catalog's names.
   std::function<bool(uint32_t File, llvm::StringRef Name)> IsWorkspaceName;
+  /// Where independent functions may be interpreted at once (a cold
+  /// analyze() only; IsWorkspaceName must then be safe to call from its
+  /// threads). Null or one thread: one function after the other.
+  llvm::ThreadPoolInterface *Pool = nullptr;
 };
 
 class Context {
@@ -38,10 +47,12 @@ public:
   Options Opts;
   MemTable Mem;
 
-  std::vector<ConvSite> Convs;
-  std::vector<SrcLoc> NullSites;
+  /// The tables interpreting a function adds to: their elements never move,
+  /// and with share(true) every addition takes the context's lock.
+  StableVector<ConvSite> Convs;
+  StableVector<SrcLoc> NullSites;
+  StableVector<RegionInfo> Regions;
   std::vector<AllocSite> Allocs;
-  std::vector<RegionInfo> Regions;
   std::vector<Summary> Sums;
   std::vector<FunctionFacts> Facts;
   /// Functions some in-tree call may reach: their parameters are told by
@@ -53,8 +64,23 @@ public:
   /// What may be read at P: stores to P and to the slots P stands for.
   void contentsOf(MemId P, llvm::SmallVectorImpl<const Value *> &Out);
 
+  /// Whether functions are interpreted on several threads now: the shared
+  /// tables then lock (Mem's too).
+  void share(bool On) {
+    Shared = On;
+    Mem.share(On);
+  }
+
   uint32_t conv(const ConvSite &S);
   uint32_t nullSite(SrcLoc At);
+  /// What a capture region's closing instruction names as its graph; the
+  /// region may be a callee's that the caller closes (`cap.begin()` in a
+  /// helper), so two callers may write at once.
+  void joinRegionGraph(int32_t Id, const Value &Graph);
+  /// A call ends region Id at At (the callee's own capture end): the
+  /// earliest such end in source order, so that the note does not depend
+  /// on which of the region's callers was interpreted first.
+  void endRegionByCall(int32_t Id, SrcLoc At);
   /// The allocation site of instruction I of block B of F (Alloc, and calls
   /// of unknown code, whose result is fresh memory), or -1.
   int32_t allocSite(FnId F, uint32_t B, uint32_t I) const {
@@ -79,6 +105,12 @@ private:
   /// F's instructions' entries in SiteOf and RegionOfInst, at their end.
   void place(FnId F);
   std::vector<bool> callers() const;
+  std::unique_lock<std::mutex> guard() {
+    return Shared ? std::unique_lock<std::mutex>(Mu)
+                  : std::unique_lock<std::mutex>();
+  }
+  std::mutex Mu;
+  bool Shared = false;
   std::vector<std::vector<uint32_t>> InstBase;
   std::vector<int32_t> SiteOf, RegionOfInst;
   llvm::DenseMap<uint64_t, uint32_t> NullIds;

@@ -2,8 +2,10 @@
 //
 // analyze() runs the whole engine on a lowered program: summaries and facts
 // bottom-up over the call graph's strongly connected components (each
-// iterated to a fixpoint), then the four checks as queries over the facts. The result is the same for a C++ translation
-// unit and a Python package: only the lowering differs.
+// iterated to a fixpoint; with Options::Pool, independent components at
+// once on its threads), then the checks as queries over the facts. The
+// result is the same for a C++ translation unit and a Python package: only
+// the lowering differs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TETHER_ENGINE_ENGINE_H
@@ -21,7 +23,8 @@ namespace tether::engine {
 std::vector<Finding> analyze(const Program &P, Options O = {});
 
 /// Compute every function's summary into Cx.Sums and its facts into
-/// Cx.Facts (callees first). With Dirty (after Context::update), only the
+/// Cx.Facts (callees first; without Dirty, on Cx.Opts.Pool's threads when
+/// it has more than one). With Dirty (after Context::update), only the
 /// components holding a dirty function or calling one whose summary came
 /// out changed are interpreted; the rest keep what an earlier run found.
 /// Returns how many interpretations of a body it ran.

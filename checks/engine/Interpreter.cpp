@@ -729,7 +729,7 @@ private:
           if (A.Kind == Atom::Mem && isLocalMemory(A.M))
             memSetAdd(Watched, A.M);
         if (Emit && S.Cap.Region >= 0) {
-          Cx.Regions[S.Cap.Region].Graph.join(G);
+          Cx.joinRegionGraph(S.Cap.Region, G);
           if (std::find(OwnCaptures.begin(), OwnCaptures.end(),
                         S.Cap.Region) == OwnCaptures.end())
             OwnCaptures.push_back(S.Cap.Region);
@@ -753,7 +753,7 @@ private:
           Sum.EndsCallersCaptureAt = I.Loc;
         // A stream capture names its graph where it ends.
         if (Emit && I.A != NoVar && S.Cap.Region >= 0)
-          Cx.Regions[S.Cap.Region].Graph.join(get(S, I.A));
+          Cx.joinRegionGraph(S.Cap.Region, get(S, I.A));
         endRegion(S.Cap.Region, I.Loc);
         S.Cap.Mask = CaptureState::Outside;
         S.Cap.Region = -1;
@@ -1600,9 +1600,7 @@ private:
       for (const CallTarget &T : I.Targets)
         if (T.Fn >= 0 && size_t(T.Fn) < Cx.Sums.size())
           if (SrcLoc At = Cx.Sums[T.Fn].EndsCallersCaptureAt; At.valid()) {
-            RegionInfo &R = Cx.Regions[S.Cap.Region];
-            if (!R.Predicate && !R.End.valid())
-              R.End = At;
+            Cx.endRegionByCall(S.Cap.Region, At);
             break;
           }
     S.Cap = After;

@@ -3,10 +3,47 @@
 
 namespace tether::engine {
 
+/// What one thread has already found in a shared table. Ids never change
+/// once handed out, so a thread that has seen a place, a step or a string
+/// needs no lock to see it again: only new lookups take the table's lock
+/// (two threads locking for every lookup spent the time they had saved in
+/// waiting for each other).
+struct Seen {
+  uint64_t Table = 0; ///< The table's serial number.
+  llvm::DenseMap<std::pair<uint64_t, uint32_t>, MemId> Roots;
+  llvm::DenseMap<std::pair<MemId, uint32_t>, MemId> Children;
+  llvm::StringMap<uint32_t> Strs;
+};
+
+namespace {
+thread_local Seen ThisThread;
+std::atomic<uint64_t> NextSerial{1};
+
+} // namespace
+
+MemTable::MemTable() : Serial(NextSerial++) {}
+
+Seen *MemTable::seen() const {
+  if (!Shared)
+    return nullptr;
+  if (ThisThread.Table != Serial) {
+    ThisThread = Seen();
+    ThisThread.Table = Serial;
+  }
+  return &ThisThread;
+}
+
 uint32_t MemTable::str(llvm::StringRef S) {
+  Seen *Mine = seen();
+  if (Mine)
+    if (auto It = Mine->Strs.find(S); It != Mine->Strs.end())
+      return It->second;
+  auto Lock = guard();
   auto [It, New] = StrIds.try_emplace(S, uint32_t(Strings.size()));
   if (New)
     Strings.push_back(S.str());
+  if (Mine)
+    Mine->Strs.try_emplace(S, It->second);
   return It->second;
 }
 
@@ -15,26 +52,41 @@ MemId MemTable::intern(const MemKey &K) {
 }
 
 MemId MemTable::root(RootKind R, uint32_t A, uint32_t B) {
-  auto [It, New] = Roots.try_emplace({(uint64_t(A) << 32) | B, uint32_t(R)},
-                                     MemId(Keys.size()));
+  std::pair<uint64_t, uint32_t> Id{(uint64_t(A) << 32) | B, uint32_t(R)};
+  Seen *Mine = seen();
+  if (Mine)
+    if (auto It = Mine->Roots.find(Id); It != Mine->Roots.end())
+      return It->second;
+  auto Lock = guard();
+  auto [It, New] = Roots.try_emplace(Id, MemId(Keys.size()));
   if (New) {
-    MemKey &K = Keys.emplace_back();
+    MemKey K;
     K.Root = R;
     K.A = A;
     K.B = B;
+    Keys.emplace_back(std::move(K));
   }
+  if (Mine)
+    Mine->Roots.try_emplace(Id, It->second);
   return It->second;
 }
 
 MemId MemTable::child(MemId M, uint32_t Step) {
-  if (Keys[M].Path.size() >= kMaxPath)
+  if (key(M).Path.size() >= kMaxPath)
     return M;
+  Seen *Mine = seen();
+  if (Mine)
+    if (auto It = Mine->Children.find({M, Step}); It != Mine->Children.end())
+      return It->second;
+  auto Lock = guard();
   auto [It, New] = Children.try_emplace({M, Step}, MemId(Keys.size()));
   if (New) {
-    MemKey K = Keys[M]; // a copy: the push may move the table
+    MemKey K = key(M);
     K.Path.push_back(Step);
-    Keys.push_back(std::move(K));
+    Keys.emplace_back(std::move(K));
   }
+  if (Mine)
+    Mine->Children.try_emplace({M, Step}, It->second);
   return It->second;
 }
 
@@ -48,28 +100,29 @@ MemId MemTable::rebase(MemId Base, const MemKey &Below, size_t From) {
 MemId MemTable::wildcard(MemId M) {
   // Asked again and again of the same places (every read compares the
   // stored slots with it): the answer is kept per id.
-  if (M < Wild.size() && Wild[M] != kNoWild)
-    return Wild[M];
-  const MemKey &K = Keys[M];
+  // Without the lock: two threads asking at once both intern the same
+  // place and store the same id.
+  std::atomic<MemId> &Known = Keys[M].Wild;
+  if (MemId W = Known.load(std::memory_order_acquire); W != kNoWild)
+    return W;
+  const MemKey &K = key(M);
   bool Const = false;
   for (uint32_t S : K.Path)
     Const |= isElement(S) && S != kElement;
   MemId Out = M;
   if (Const) {
-    MemKey W = K; // a copy: intern may grow Keys
+    MemKey W = K;
     for (uint32_t &S : W.Path)
       if (isElement(S))
         S = kElement;
     Out = intern(W);
   }
-  if (Wild.size() < Keys.size())
-    Wild.resize(Keys.size(), kNoWild);
-  Wild[M] = Out;
+  Known.store(Out, std::memory_order_release);
   return Out;
 }
 
 llvm::StringRef MemTable::lastName(MemId M) const {
-  const MemKey &K = Keys[M];
+  const MemKey &K = key(M);
   for (size_t I = K.Path.size(); I-- > 0;)
     if (!isElement(K.Path[I]))
       return Strings[K.Path[I]];

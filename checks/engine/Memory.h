@@ -24,12 +24,14 @@
 #define TETHER_ENGINE_MEMORY_H
 
 #include "engine/Ir.h"
+#include "engine/Stable.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include <algorithm>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -56,9 +58,19 @@ struct MemKey {
   }
 };
 
+struct Seen;
+
 /// Interned strings, memory keys and the sites the atoms point back to.
+/// Shared by the threads that interpret independent functions at once
+/// (Engine.cpp): with share(true), a lookup a thread has not made before
+/// takes the table's lock; keys and strings are read without it (they never
+/// move, StableVector).
 class MemTable {
 public:
+  MemTable();
+  MemTable(const MemTable &) = delete;
+  MemTable &operator=(const MemTable &) = delete;
+
   static constexpr uint32_t kKeyBit = 0x80000000u; ///< An element step.
   static constexpr uint32_t kElement = ~0u; ///< The element of any key.
   /// Each element in turn, as an iteration reads them: what a keyed store
@@ -77,7 +89,7 @@ public:
   const std::string &strOf(uint32_t Id) const { return Strings[Id]; }
 
   MemId intern(const MemKey &K);
-  const MemKey &key(MemId M) const { return Keys[M]; }
+  const MemKey &key(MemId M) const { return Keys[M].Key; }
   MemId root(RootKind R, uint32_t A, uint32_t B = 0);
   /// M with one more step (a field name id or kElement), cut at kMaxPath.
   MemId child(MemId M, uint32_t Step);
@@ -85,24 +97,41 @@ public:
   MemId rebase(MemId Base, const MemKey &Below, size_t From);
   /// The parameter M is rooted at, or -1.
   int paramOf(MemId M) const {
-    return Keys[M].Root == RootKind::Param ? int(Keys[M].B) : -1;
+    return key(M).Root == RootKind::Param ? int(key(M).B) : -1;
   }
   /// The last named step of M (a field, or the global's name), for
   /// matching against workspace names.
   llvm::StringRef lastName(MemId M) const;
+  /// Whether several threads use the table now (their lookups lock).
+  void share(bool On) { Shared = On; }
 
 private:
+  static constexpr MemId kNoWild = ~0u;
+  struct Entry {
+    explicit Entry(MemKey K) : Key(std::move(K)) {}
+    MemKey Key;
+    std::atomic<MemId> Wild{kNoWild}; ///< wildcard(M), once asked.
+  };
+  /// This thread's lookups in this table so far, when it is shared.
+  Seen *seen() const;
+  /// Locks the table when it is shared; else nothing.
+  std::unique_lock<std::mutex> guard() {
+    return Shared ? std::unique_lock<std::mutex>(Mu)
+                  : std::unique_lock<std::mutex>();
+  }
+
   llvm::StringMap<uint32_t> StrIds;
-  std::vector<std::string> Strings;
-  std::vector<MemKey> Keys;
+  StableVector<std::string> Strings;
+  StableVector<Entry> Keys;
   /// The places form a tree: a root, then one step at a time. Each place
   /// is found from its root's identity and then one (parent, step) pair per
   /// step, so no key is ever hashed whole (a table of whole keys was a fifth
   /// of the engine's time, half of it faulting in its buckets).
   llvm::DenseMap<std::pair<uint64_t, uint32_t>, MemId> Roots;
   llvm::DenseMap<std::pair<MemId, uint32_t>, MemId> Children;
-  static constexpr MemId kNoWild = ~0u;
-  std::vector<MemId> Wild; ///< wildcard(M), once asked (kNoWild: not yet).
+  std::mutex Mu;
+  bool Shared = false;
+  const uint64_t Serial; ///< Tells this table's lookups from another's.
 };
 
 struct Atom {

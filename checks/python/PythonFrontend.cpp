@@ -932,6 +932,9 @@ static bool analyzeScanWith(const std::vector<std::string> &ScanFiles,
       return false;
     return P.Modules[File]->Cat->WorkspaceNames.matches(Name.lower());
   };
+  // Independent functions are interpreted on the pool's threads (the
+  // catalogs are only read).
+  EO.Pool = &Pool;
   if (Reuse) {
     P.Findings = Reuse->Engine.analyze(Prog, std::move(EO), Unchanged);
     Stats.FunctionsInterpreted += Reuse->Engine.Last.Interpreted;

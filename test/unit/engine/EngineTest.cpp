@@ -10,6 +10,7 @@
 #include "engine/Engine.h"
 
 #include "gtest/gtest.h"
+#include "llvm/Support/ThreadPool.h"
 #include <string>
 
 using namespace tether;
@@ -1215,4 +1216,58 @@ TEST(EngineTest, ComputedKeyReadsWhatConstantKeysHold) {
             "  4:9 the memory is held only by the object made here, and "
             "dies with it\n"
             "  8:5 the last strong reference to the memory dies here\n");
+}
+
+/// Independent functions interpreted on several threads: the findings are
+/// those of one thread, run after run, though the shared tables number
+/// places, conversions and regions in another order each time. The program
+/// has three copies of the fused-infer-attention path (their globals are
+/// shared, so their facts meet) and several captures opened and closed by
+/// the same two helpers, whose one region each caller ends at once.
+TEST(EngineTest, ThreadsFindWhatOneThreadFinds) {
+  Prog Pr;
+  for (int Copy = 0; Copy < 3; ++Copy)
+    fusedInferAttention(Pr);
+  FnId Begin = Pr.fn("begin"), End = Pr.fn("end");
+  {
+    B Bd(Pr.P.Functions[Begin]);
+    Bd.FB.emit(Op::RegionBegin, L(30, 9)).Region = RegionKind::Capture;
+    Bd.FB.finish();
+  }
+  {
+    B Bd(Pr.P.Functions[End]);
+    Bd.FB.emit(Op::RegionEnd, L(40, 9)).Region = RegionKind::Capture;
+    Bd.FB.finish();
+  }
+  for (uint32_t K = 0; K < 24; ++K) {
+    FnId F = Pr.fn("capture" + std::to_string(K));
+    B Bd(Pr.P.Functions[F]);
+    uint32_t Line = 100 + 10 * K;
+    Bd.storeGlobal("t._WS", Bd.alloc(AllocKind::Tensor, L(Line, 10)),
+                   L(Line, 5));
+    Bd.call(Begin, {}, L(Line + 1, 5));
+    VarId W = Bd.weak(Bd.read("t._WS", L(Line + 2, 30)), L(Line + 2, 20));
+    Bd.storeGlobal("t._CACHE" + std::to_string(K % 3), W, L(Line + 2, 5));
+    Bd.storeGlobal("t._WS", Bd.alloc(AllocKind::Tensor, L(Line + 3, 10)),
+                   L(Line + 3, 5));
+    Bd.use(Bd.read("t._CACHE" + std::to_string(K % 3), L(Line + 4, 20)),
+           L(Line + 4, 20));
+    Bd.call(End, {}, L(Line + 5, 5));
+    Bd.FB.finish();
+  }
+  std::string One = render(analyze(Pr.P));
+  EXPECT_NE(One.find("capture ends here"), std::string::npos) << One;
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(4));
+  for (int Run = 0; Run < 20; ++Run) {
+    Options O;
+    O.Pool = &Pool;
+    ASSERT_EQ(render(analyze(Pr.P, O)), One) << "run " << Run;
+  }
+  // As many interpretations as one thread runs, on whichever thread.
+  Context Serial(Pr.P, Options{});
+  size_t Bodies = summarize(Serial);
+  Options O;
+  O.Pool = &Pool;
+  Context Cx(Pr.P, O);
+  EXPECT_EQ(summarize(Cx), Bodies);
 }
