@@ -33,18 +33,25 @@ Seen *MemTable::seen() const {
   return &ThisThread;
 }
 
-uint32_t MemTable::str(llvm::StringRef S) {
+template <typename MapT, typename KeyT, typename AddT>
+uint32_t MemTable::find(MapT Seen::*Local, MapT &Shared, const KeyT &K,
+                        AddT Add) {
   Seen *Mine = seen();
   if (Mine)
-    if (auto It = Mine->Strs.find(S); It != Mine->Strs.end())
+    if (auto It = (Mine->*Local).find(K); It != (Mine->*Local).end())
       return It->second;
   auto Lock = guard();
-  auto [It, New] = StrIds.try_emplace(S, uint32_t(Strings.size()));
+  auto [It, New] = Shared.try_emplace(K, 0);
   if (New)
-    Strings.push_back(S.str());
+    It->second = Add();
   if (Mine)
-    Mine->Strs.try_emplace(S, It->second);
+    (Mine->*Local).try_emplace(K, It->second);
   return It->second;
+}
+
+uint32_t MemTable::str(llvm::StringRef S) {
+  return find(&Seen::Strs, StrIds, S,
+              [&] { return uint32_t(Strings.push_back(S.str())); });
 }
 
 MemId MemTable::intern(const MemKey &K) {
@@ -53,41 +60,23 @@ MemId MemTable::intern(const MemKey &K) {
 
 MemId MemTable::root(RootKind R, uint32_t A, uint32_t B) {
   std::pair<uint64_t, uint32_t> Id{(uint64_t(A) << 32) | B, uint32_t(R)};
-  Seen *Mine = seen();
-  if (Mine)
-    if (auto It = Mine->Roots.find(Id); It != Mine->Roots.end())
-      return It->second;
-  auto Lock = guard();
-  auto [It, New] = Roots.try_emplace(Id, MemId(Keys.size()));
-  if (New) {
+  return find(&Seen::Roots, Roots, Id, [&] {
     MemKey K;
     K.Root = R;
     K.A = A;
     K.B = B;
-    Keys.emplace_back(std::move(K));
-  }
-  if (Mine)
-    Mine->Roots.try_emplace(Id, It->second);
-  return It->second;
+    return MemId(Keys.emplace_back(std::move(K)));
+  });
 }
 
 MemId MemTable::child(MemId M, uint32_t Step) {
   if (key(M).Path.size() >= kMaxPath)
     return M;
-  Seen *Mine = seen();
-  if (Mine)
-    if (auto It = Mine->Children.find({M, Step}); It != Mine->Children.end())
-      return It->second;
-  auto Lock = guard();
-  auto [It, New] = Children.try_emplace({M, Step}, MemId(Keys.size()));
-  if (New) {
+  return find(&Seen::Children, Children, std::pair{M, Step}, [&] {
     MemKey K = key(M);
     K.Path.push_back(Step);
-    Keys.emplace_back(std::move(K));
-  }
-  if (Mine)
-    Mine->Children.try_emplace({M, Step}, It->second);
-  return It->second;
+    return MemId(Keys.emplace_back(std::move(K)));
+  });
 }
 
 MemId MemTable::rebase(MemId Base, const MemKey &Below, size_t From) {

@@ -114,6 +114,10 @@ private:
   };
   /// This thread's lookups in this table so far, when it is shared.
   Seen *seen() const;
+  /// K's id in Shared, looked up first in this thread's copy Local (when
+  /// shared); Add makes the entry of a new key and returns its id.
+  template <typename MapT, typename KeyT, typename AddT>
+  uint32_t find(MapT Seen::*Local, MapT &Shared, const KeyT &K, AddT Add);
   /// Locks the table when it is shared; else nothing.
   std::unique_lock<std::mutex> guard() {
     return Shared ? std::unique_lock<std::mutex>(Mu)

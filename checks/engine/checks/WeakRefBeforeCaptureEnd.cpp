@@ -146,8 +146,9 @@ std::optional<SrcLoc> keptOnlyBy(const Query &Q, MemId Place) {
     for (const auto &[Y, P] : Fa.PlaceHeld) {
       if (!Q.samePlace(P, Place))
         continue;
+      MemId Held = Y; // a binding is no lambda capture before C++20
       bool Elsewhere = llvm::any_of(Fa.PlaceHeld, [&](const auto &H) {
-        return H.first == Y && !Q.samePlace(H.second, Place);
+        return H.first == Held && !Q.samePlace(H.second, Place);
       });
       if (!Elsewhere)
         return Cx.Allocs[Cx.Mem.key(Y).A].At;

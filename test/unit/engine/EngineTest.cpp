@@ -657,6 +657,23 @@ TEST(EngineTest, OverwrittenHolderIsTheDeath) {
   }
 }
 
+/// A helper that opens a capture (line 30) and one that closes it (line
+/// 40), as `begin()` / `end()` methods or a context manager's halves.
+static std::pair<FnId, FnId> captureHelpers(Prog &Pr) {
+  FnId Begin = Pr.fn("begin"), End = Pr.fn("end");
+  {
+    B Bd(Pr.P.Functions[Begin]);
+    Bd.FB.emit(Op::RegionBegin, L(30, 9)).Region = RegionKind::Capture;
+    Bd.FB.finish();
+  }
+  {
+    B Bd(Pr.P.Functions[End]);
+    Bd.FB.emit(Op::RegionEnd, L(40, 9)).Region = RegionKind::Capture;
+    Bd.FB.finish();
+  }
+  return {Begin, End};
+}
+
 /// A capture opened and closed by callees (a `begin()` / `end()` helper, a
 /// context manager's `__enter__` / `__exit__`): the caller is inside it
 /// between the two calls (Summary::Exit), as if it had opened it itself.
@@ -676,17 +693,7 @@ TEST(EngineTest, HelpersOpenAndCloseTheCallersCapture) {
       Bd.use(I.Dst, L(2, 20));
       Bd.FB.finish();
     }
-    FnId Begin = Pr.fn("begin"), End = Pr.fn("end");
-    {
-      B Bd(Pr.P.Functions[Begin]);
-      Bd.FB.emit(Op::RegionBegin, L(30, 9)).Region = RegionKind::Capture;
-      Bd.FB.finish();
-    }
-    {
-      B Bd(Pr.P.Functions[End]);
-      Bd.FB.emit(Op::RegionEnd, L(40, 9)).Region = RegionKind::Capture;
-      Bd.FB.finish();
-    }
+    auto [Begin, End] = captureHelpers(Pr);
     FnId F = Pr.fn("capture");
     {
       B Bd(Pr.P.Functions[F]);
@@ -1228,17 +1235,7 @@ TEST(EngineTest, ThreadsFindWhatOneThreadFinds) {
   Prog Pr;
   for (int Copy = 0; Copy < 3; ++Copy)
     fusedInferAttention(Pr);
-  FnId Begin = Pr.fn("begin"), End = Pr.fn("end");
-  {
-    B Bd(Pr.P.Functions[Begin]);
-    Bd.FB.emit(Op::RegionBegin, L(30, 9)).Region = RegionKind::Capture;
-    Bd.FB.finish();
-  }
-  {
-    B Bd(Pr.P.Functions[End]);
-    Bd.FB.emit(Op::RegionEnd, L(40, 9)).Region = RegionKind::Capture;
-    Bd.FB.finish();
-  }
+  auto [Begin, End] = captureHelpers(Pr);
   for (uint32_t K = 0; K < 24; ++K) {
     FnId F = Pr.fn("capture" + std::to_string(K));
     B Bd(Pr.P.Functions[F]);
