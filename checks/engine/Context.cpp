@@ -96,7 +96,7 @@ void Context::collectContents() {
 }
 
 uint32_t Context::conv(const ConvSite &S) {
-  auto Lock = guard();
+  auto Held = Lock.guard();
   auto Key = std::make_tuple(S.At.File, S.At.Line, S.At.Col, S.Fn, S.Direct,
                              S.Helper, S.HelperAt.File, S.HelperAt.Line,
                              S.HelperAt.Col, S.Address);
@@ -107,7 +107,7 @@ uint32_t Context::conv(const ConvSite &S) {
 }
 
 uint32_t Context::nullSite(SrcLoc At) {
-  auto Lock = guard();
+  auto Held = Lock.guard();
   uint64_t Key = (uint64_t(At.File) << 44) ^ (uint64_t(At.Line) << 16) ^ At.Col;
   auto [It, New] = NullIds.try_emplace(Key, uint32_t(NullSites.size()));
   if (New)
@@ -116,7 +116,7 @@ uint32_t Context::nullSite(SrcLoc At) {
 }
 
 int32_t Context::predicateRegion(FnId F, SrcLoc At, RegionKind K) {
-  auto Lock = guard();
+  auto Held = Lock.guard();
   auto [It, New] = PredRegions.try_emplace(
       std::make_tuple(F, At.File, At.Line, At.Col, K), int32_t(Regions.size()));
   if (New)
@@ -125,12 +125,12 @@ int32_t Context::predicateRegion(FnId F, SrcLoc At, RegionKind K) {
 }
 
 void Context::joinRegionGraph(int32_t Id, const Value &Graph) {
-  auto Lock = guard();
+  auto Held = Lock.guard();
   Regions[Id].Graph.join(Graph);
 }
 
 void Context::endRegionByCall(int32_t Id, SrcLoc At) {
-  auto Lock = guard();
+  auto Held = Lock.guard();
   RegionInfo &R = Regions[Id];
   if (!R.Predicate && (!R.End.valid() || At < R.End))
     R.End = At;

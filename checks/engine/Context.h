@@ -6,7 +6,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include <functional>
 #include <map>
-#include <mutex>
 #include <tuple>
 
 namespace llvm {
@@ -67,7 +66,7 @@ public:
   /// Whether functions are interpreted on several threads now: the shared
   /// tables then lock (Mem's too).
   void share(bool On) {
-    Shared = On;
+    Lock.share(On);
     Mem.share(On);
   }
 
@@ -105,12 +104,7 @@ private:
   /// F's instructions' entries in SiteOf and RegionOfInst, at their end.
   void place(FnId F);
   std::vector<bool> callers() const;
-  std::unique_lock<std::mutex> guard() {
-    return Shared ? std::unique_lock<std::mutex>(Mu)
-                  : std::unique_lock<std::mutex>();
-  }
-  std::mutex Mu;
-  bool Shared = false;
+  ShareLock Lock;
   std::vector<std::vector<uint32_t>> InstBase;
   std::vector<int32_t> SiteOf, RegionOfInst;
   llvm::DenseMap<uint64_t, uint32_t> NullIds;

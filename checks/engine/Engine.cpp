@@ -77,7 +77,7 @@ struct Component {
 /// callees' summaries, so the summaries are those of a run in post-order;
 /// the ids the shared tables hand out differ from run to run, and nothing
 /// reported depends on them.
-size_t runInParallel(Context &Cx, std::vector<Component> &Comps,
+size_t runInParallel(Context &Cx, const std::vector<Component> &Comps,
                      llvm::ThreadPoolInterface &Pool) {
   size_t NC = Comps.size();
   std::vector<uint32_t> CompOf(Cx.P.Functions.size(), 0);

@@ -24,7 +24,7 @@ std::atomic<uint64_t> NextSerial{1};
 MemTable::MemTable() : Serial(NextSerial++) {}
 
 Seen *MemTable::seen() const {
-  if (!Shared)
+  if (!Lock.shared())
     return nullptr;
   if (ThisThread.Table != Serial) {
     ThisThread = Seen();
@@ -34,14 +34,14 @@ Seen *MemTable::seen() const {
 }
 
 template <typename MapT, typename KeyT, typename AddT>
-uint32_t MemTable::find(MapT Seen::*Local, MapT &Shared, const KeyT &K,
+uint32_t MemTable::find(MapT Seen::*Local, MapT &Table, const KeyT &K,
                         AddT Add) {
   Seen *Mine = seen();
   if (Mine)
     if (auto It = (Mine->*Local).find(K); It != (Mine->*Local).end())
       return It->second;
-  auto Lock = guard();
-  auto [It, New] = Shared.try_emplace(K, 0);
+  auto Held = Lock.guard();
+  auto [It, New] = Table.try_emplace(K, 0);
   if (New)
     It->second = Add();
   if (Mine)

@@ -31,7 +31,6 @@
 #include "llvm/ADT/StringMap.h"
 #include <algorithm>
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -103,7 +102,7 @@ public:
   /// matching against workspace names.
   llvm::StringRef lastName(MemId M) const;
   /// Whether several threads use the table now (their lookups lock).
-  void share(bool On) { Shared = On; }
+  void share(bool On) { Lock.share(On); }
 
 private:
   static constexpr MemId kNoWild = ~0u;
@@ -114,15 +113,10 @@ private:
   };
   /// This thread's lookups in this table so far, when it is shared.
   Seen *seen() const;
-  /// K's id in Shared, looked up first in this thread's copy Local (when
+  /// K's id in Table, looked up first in this thread's copy Local (when
   /// shared); Add makes the entry of a new key and returns its id.
   template <typename MapT, typename KeyT, typename AddT>
-  uint32_t find(MapT Seen::*Local, MapT &Shared, const KeyT &K, AddT Add);
-  /// Locks the table when it is shared; else nothing.
-  std::unique_lock<std::mutex> guard() {
-    return Shared ? std::unique_lock<std::mutex>(Mu)
-                  : std::unique_lock<std::mutex>();
-  }
+  uint32_t find(MapT Seen::*Local, MapT &Table, const KeyT &K, AddT Add);
 
   llvm::StringMap<uint32_t> StrIds;
   StableVector<std::string> Strings;
@@ -133,8 +127,7 @@ private:
   /// of the engine's time, half of it faulting in its buckets).
   llvm::DenseMap<std::pair<uint64_t, uint32_t>, MemId> Roots;
   llvm::DenseMap<std::pair<MemId, uint32_t>, MemId> Children;
-  std::mutex Mu;
-  bool Shared = false;
+  ShareLock Lock;
   const uint64_t Serial; ///< Tells this table's lookups from another's.
 };
 

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cstddef>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <utility>
 
@@ -38,7 +39,6 @@ public:
   ~StableVector() { clear(); }
 
   size_t size() const { return Size.load(std::memory_order_acquire); }
-  bool empty() const { return size() == 0; }
 
   T &operator[](size_t I) {
     auto [C, Off] = where(I);
@@ -63,7 +63,6 @@ public:
     return I;
   }
   size_t push_back(T V) { return emplace_back(std::move(V)); }
-  T &back() { return (*this)[size() - 1]; }
 
   void clear() {
     size_t N = size();
@@ -84,6 +83,22 @@ private:
 
   std::atomic<T *> Chunks[kChunks] = {};
   std::atomic<size_t> Size{0};
+};
+
+/// The lock of the tables that own StableVectors: taken only while several
+/// threads use them (share(true)), so a run on one thread pays nothing.
+class ShareLock {
+public:
+  void share(bool On) { Shared = On; }
+  bool shared() const { return Shared; }
+  std::unique_lock<std::mutex> guard() {
+    return Shared ? std::unique_lock<std::mutex>(Mu)
+                  : std::unique_lock<std::mutex>();
+  }
+
+private:
+  std::mutex Mu;
+  bool Shared = false;
 };
 
 } // namespace tether::engine
