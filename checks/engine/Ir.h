@@ -19,6 +19,7 @@
 #define TETHER_ENGINE_IR_H
 
 #include "common/Finding.h"
+#include "engine/Symbol.h"
 #include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <string>
@@ -58,10 +59,10 @@ struct PlaceRef {
     Element, ///< An element of the container in Base (Key, or any key).
   } Kind = Global;
   VarId Base = NoVar;
-  std::string Name;
+  Symbol Name;
   /// Element: the spelling of a constant key ("0", "'k'"); empty = any key
   /// (a key computed at run time: every slot is one place).
-  std::string Key;
+  Symbol Key;
   /// Element: the key names a layer (`layer_id`, `self.layer_name`): one
   /// slot per layer, so a size one layer computed serves that layer only.
   bool KeyPerLayer = false;
@@ -70,7 +71,7 @@ struct PlaceRef {
   bool EverySlot = false;
   /// The place as written at this access, for messages
   /// ("_graph_params.workspaces", "cache_[n]").
-  std::string Spelling;
+  Symbol Spelling;
   /// Global: this program's own (C++: internal linkage, `static` or in an
   /// anonymous namespace); a global of the same name in another program of
   /// the run is another place.
@@ -190,9 +191,9 @@ struct Inst {
   /// programs of a run are linked (Link.h) and one defines it, the
   /// instruction becomes a Call of that definition with Args, one per
   /// parameter (NoVar: not a tensor, or a default).
-  std::string Link;
-  std::string Key;  ///< RegionBegin/End of a Stream: the stream's spelling.
-  std::string Name; ///< The callee / op / helper as spelled, for messages.
+  Symbol Link;
+  Symbol Key;  ///< RegionBegin/End of a Stream: the stream's spelling.
+  Symbol Name; ///< The callee / op / helper as spelled, for messages.
   /// WeakRef, and a Call of one argument: the edits that drop this
   /// conversion (replace the call by its argument), offered when it is the
   /// inner one of a double conversion.
@@ -227,7 +228,7 @@ struct Function {
   ClassId Class = -1;   ///< The class it is a method of.
   bool ModuleBody = false;
   uint32_t NumParams = 0;
-  std::vector<std::string> VarNames; ///< Every variable ("" = temporary).
+  std::vector<Symbol> VarNames; ///< Every variable ("" = temporary).
   /// The in-tree class of each parameter when the code states it (the
   /// receiver, an annotation), else -1.
   std::vector<ClassId> ParamClass;

@@ -193,7 +193,7 @@ bool tether::engine::readFunction(ByteReader &R, const ProgramShape &Shape,
   F.ModuleBody = R.b();
   F.NumParams = In.u32();
   F.VarNames.resize(R.count());
-  for (std::string &N : F.VarNames)
+  for (Symbol &N : F.VarNames)
     N = R.s();
   In.NumVars = F.VarNames.size();
   if (F.NumParams > In.NumVars)

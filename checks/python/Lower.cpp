@@ -562,7 +562,7 @@ void FnLowerer::merge(VarId Into, VarId From) {
 bool FnLowerer::isSelf(SyntaxNode N) const {
   N = stripParens(N);
   return SelfVar != engine::NoVar && kindOf(N) == G.Identifier &&
-         textOf(N, Src) == Out.VarNames[SelfVar] && !GlobalDecl.count(text(N));
+         textOf(N, Src) == std::string_view(Out.VarNames[SelfVar].str()) && !GlobalDecl.count(text(N));
 }
 
 bool FnLowerer::workspaceName(const std::string &Name) const {
@@ -694,7 +694,7 @@ namespace {
 void spellSlotsByContainer(engine::Function &F) {
   for (engine::Block &B : F.Blocks)
     for (engine::Inst &I : B.Insts) {
-      std::string &S = I.P.Spelling;
+      llvm::StringRef S = I.P.Spelling;
       if (I.P.Kind != engine::PlaceRef::Element || S.empty() || S.back() != ']')
         continue;
       int Depth = 0;
@@ -702,7 +702,7 @@ void spellSlotsByContainer(engine::Function &F) {
         Depth += S[K] == ']' ? 1 : S[K] == '[' ? -1 : 0;
         if (Depth == 0) {
           if (K > 0)
-            S.resize(K);
+            I.P.Spelling = S.take_front(K);
           break;
         }
       }

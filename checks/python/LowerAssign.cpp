@@ -173,7 +173,8 @@ void FnLowerer::bindElement(SyntaxNode Target, VarId Iter, SyntaxNode At) {
     R.P.Kind = PlaceRef::Element;
     R.P.Base = From;
     R.P.EverySlot = true;
-    R.P.Spelling = From == engine::NoVar ? std::string() : Out.VarNames[From];
+    R.P.Spelling =
+        From == engine::NoVar ? engine::Symbol() : Out.VarNames[From];
     llvm::SmallVector<engine::ClassId, 1> Elem = info(From).Elem;
     for (engine::ClassId X : Elem)
       addUnique(info(E).Cls, X);

@@ -28,8 +28,8 @@ void checkDoubleWeakRef(const Query &Q, std::vector<Finding> &Out) {
       if (D.Helper >= 0) {
         const Function &H = Cx.P.Functions[D.Helper];
         std::string Name = Cx.displayName(D.Helper);
-        std::string Param = D.Param < H.VarNames.size() ? H.VarNames[D.Param]
-                                                        : std::string();
+        std::string Param =
+            D.Param < H.VarNames.size() ? H.VarNames[D.Param].str() : "";
         Fi.Notes.push_back(
             Note{Cx.loc(D.PassedAt), fill(msg::DoubleWeakRefPassed, Name)});
         Fi.Notes.push_back(Note{Cx.loc(D.HelperAt),

@@ -27,8 +27,8 @@ void checkWeakRefOfMaybeNull(const Query &Q, std::vector<Finding> &Out) {
     Fi.Notes.push_back(Note{Cx.loc(Cx.NullSites[Source]), msg::MaybeNullSource});
     if (Helper >= 0) {
       const Function &H = Cx.P.Functions[Helper];
-      std::string Name = Param < H.VarNames.size() ? H.VarNames[Param]
-                                                   : std::string();
+      std::string Name =
+          Param < H.VarNames.size() ? H.VarNames[Param].str() : "";
       Fi.Notes.push_back(Note{Cx.loc(HelperAt),
                               fill(msg::WeakRefHelperConverts,
                                    Cx.displayName(Helper), Name)});
