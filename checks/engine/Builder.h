@@ -10,6 +10,8 @@
 #define TETHER_ENGINE_BUILDER_H
 
 #include "engine/Ir.h"
+#include <iterator>
+#include <vector>
 
 namespace tether::engine {
 
@@ -91,10 +93,23 @@ public:
         B.Term.Value = NoVar;
         B.Term.Loc = F.EndLoc;
       }
+    // The vectors grew by doubling, and a program keeps every function's
+    // IR until it is analysed: the slack was a quarter of a package's IR.
+    for (Block &B : F.Blocks)
+      fit(B.Insts);
+    fit(F.Blocks);
+    fit(F.VarNames);
   }
 
 private:
   static constexpr uint32_t kOpen = ~0u;
+  /// shrink_to_fit, which libstdc++ skips when built without exceptions.
+  template <typename T> static void fit(std::vector<T> &V) {
+    if (V.capacity() > V.size())
+      std::vector<T>(std::make_move_iterator(V.begin()),
+                     std::make_move_iterator(V.end()))
+          .swap(V);
+  }
   bool isTerminated(uint32_t B) const {
     const Terminator &T = F.Blocks[B].Term;
     return !(T.Kind == Terminator::Goto && T.Succ[0] == kOpen);
