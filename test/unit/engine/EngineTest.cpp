@@ -1268,3 +1268,44 @@ TEST(EngineTest, ThreadsFindWhatOneThreadFinds) {
   Context Cx(Pr.P, O);
   EXPECT_EQ(summarize(Cx), Bodies);
 }
+
+// The IR's strings (Symbol.h): one copy of each text, equal by pointer.
+TEST(EngineTest, SymbolsAreOneCopyOfEachText) {
+  std::string Built = std::string("work") + "spaces";
+  Symbol A("workspaces"), B(Built), C("workspace");
+  EXPECT_EQ(A, B);
+  EXPECT_EQ(A.c_str(), B.c_str()); // the same copy, not an equal one
+  EXPECT_NE(A, C);
+  EXPECT_EQ(A, "workspaces");
+  EXPECT_EQ(A + "[0]", "workspaces[0]");
+  EXPECT_TRUE(C < A); // by text, whatever order they were made in
+  Symbol Empty, FromEmpty("");
+  EXPECT_TRUE(Empty.empty());
+  EXPECT_EQ(Empty, FromEmpty);
+  EXPECT_EQ(Empty.str(), "");
+  const std::string &Text = A;
+  EXPECT_EQ(Text, "workspaces");
+  A.clear();
+  EXPECT_TRUE(A.empty());
+}
+
+// Lowering interns on the pool's threads: each text still has one copy
+// (EngineTsanTest runs this under ThreadSanitizer).
+TEST(EngineTest, ThreadsInternOneCopyOfEachText) {
+  constexpr unsigned Texts = 2000;
+  std::vector<std::vector<Symbol>> Seen(4, std::vector<Symbol>(Texts));
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(4));
+  for (unsigned T = 0; T < Seen.size(); ++T)
+    Pool.async([&, T] {
+      for (unsigned I = 0; I < Texts; ++I) {
+        unsigned K = T % 2 ? Texts - 1 - I : I; // two orders
+        Seen[T][K] = Symbol("threaded_" + std::to_string(K));
+      }
+    });
+  Pool.wait();
+  for (unsigned I = 0; I < Texts; ++I) {
+    EXPECT_EQ(Seen[0][I], "threaded_" + std::to_string(I));
+    for (unsigned T = 1; T < Seen.size(); ++T)
+      EXPECT_EQ(Seen[T][I].c_str(), Seen[0][I].c_str());
+  }
+}
