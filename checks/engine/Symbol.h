@@ -38,21 +38,7 @@ public:
 
   bool empty() const { return !S; }
   void clear() { S = nullptr; }
-  size_t size() const { return str().size(); }
   const char *c_str() const { return str().c_str(); }
-  const char *data() const { return str().data(); }
-  char operator[](size_t I) const { return str()[I]; }
-  char back() const { return str().back(); }
-  size_t find(llvm::StringRef X, size_t From = 0) const {
-    return str().find(X.data(), From, X.size());
-  }
-  size_t find(char C, size_t From = 0) const { return str().find(C, From); }
-  size_t rfind(char C, size_t From = std::string::npos) const {
-    return str().rfind(C, From);
-  }
-  std::string substr(size_t Pos, size_t N = std::string::npos) const {
-    return str().substr(Pos, N);
-  }
 
   friend bool operator==(Symbol A, Symbol B) { return A.S == B.S; }
   friend bool operator!=(Symbol A, Symbol B) { return A.S != B.S; }
@@ -69,21 +55,11 @@ public:
   /// By text, so that what is sorted by it does not depend on the order
   /// texts were first seen in.
   friend bool operator<(Symbol A, Symbol B) { return A.ref() < B.ref(); }
-  friend std::string operator+(Symbol A, llvm::StringRef B) {
-    return A.str() + B.str();
-  }
-  friend std::string operator+(llvm::StringRef A, Symbol B) {
-    return A.str() + B.str();
-  }
   friend std::string operator+(Symbol A, const char *B) { return A.str() + B; }
   friend std::string operator+(const char *A, Symbol B) { return A + B.str(); }
-  friend std::string operator+(Symbol A, const std::string &B) {
-    return A.str() + B;
-  }
   friend std::string operator+(const std::string &A, Symbol B) {
     return A + B.str();
   }
-  friend std::string operator+(Symbol A, char B) { return A.str() + B; }
   friend llvm::raw_ostream &operator<<(llvm::raw_ostream &OS, Symbol A) {
     return OS << A.ref();
   }

@@ -562,7 +562,8 @@ void FnLowerer::merge(VarId Into, VarId From) {
 bool FnLowerer::isSelf(SyntaxNode N) const {
   N = stripParens(N);
   return SelfVar != engine::NoVar && kindOf(N) == G.Identifier &&
-         textOf(N, Src) == std::string_view(Out.VarNames[SelfVar].str()) && !GlobalDecl.count(text(N));
+         textOf(N, Src) == std::string_view(Out.VarNames[SelfVar].str()) &&
+         !GlobalDecl.count(text(N));
 }
 
 bool FnLowerer::workspaceName(const std::string &Name) const {
