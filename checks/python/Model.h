@@ -210,6 +210,19 @@ struct ModuleId {
 /// run there imports it; by its stem when no such root applies.
 ModuleId moduleIdFor(const std::string &Path);
 
+/// What a folder gives the identity of every module in it (moduleIdFor is
+/// moduleIdIn(folderIdFor(its folder), its path)): a scan asks once per
+/// folder, not once per file and folder above it.
+struct FolderId {
+  std::string Package; ///< Dotted name of the folder's package; "": none.
+  std::string Root;    ///< The folder above its outermost package.
+  /// A folder without __init__.py below a project root: the root, and the
+  /// folder's dotted path from it ("a.b."); both "" when none applies.
+  std::string LooseRoot, LoosePrefix;
+};
+FolderId folderIdFor(const std::string &AbsDir);
+ModuleId moduleIdIn(const FolderId &Folder, const std::string &AbsPath);
+
 } // namespace tether::python
 
 #endif

@@ -54,44 +54,64 @@ static std::string projectRoot(llvm::StringRef Dir) {
   return {};
 }
 
-ModuleId tether::python::moduleIdFor(const std::string &Path) {
-  const std::string Abs = absolutePath(Path);
-  ModuleId Id;
-  std::string Stem = llvm::sys::path::stem(Abs).str();
-  Id.IsPackage = Stem == "__init__";
-  std::string Name = Id.IsPackage ? "" : Stem;
-  llvm::SmallString<256> Dir = llvm::sys::path::parent_path(Abs);
-  const std::string Own = Dir.str().str();
+FolderId tether::python::folderIdFor(const std::string &AbsDir) {
+  FolderId F;
+  llvm::SmallString<256> Dir(AbsDir);
   for (int Depth = 0; Depth < 64 && !Dir.empty(); ++Depth) {
     if (!hasFile(Dir, "__init__.py"))
       break;
     std::string Part = llvm::sys::path::filename(Dir).str();
-    Name = Name.empty() ? Part : Part + "." + Name;
+    F.Package = F.Package.empty() ? Part : Part + "." + F.Package;
     // Copied first: the parent is a view into Dir itself.
     Dir = llvm::sys::path::parent_path(Dir).str();
   }
-  Id.Root = Dir.str().str();
-  if (Id.Root != Own || Id.IsPackage) { // a regular package
-    Id.Name = Name.empty() ? Stem : Name;
+  F.Root = Dir.str().str();
+  if (!F.Package.empty())
+    return F;
+  std::string Root = projectRoot(AbsDir);
+  if (Root.empty() || Root == AbsDir)
+    return F;
+  std::string Prefix;
+  for (llvm::StringRef Rel = llvm::StringRef(AbsDir).drop_front(Root.size() + 1);
+       !Rel.empty();) {
+    auto [Part, Rest] = Rel.split('/');
+    if (!isIdentifier(Part))
+      return F;
+    Prefix += Part.str() + ".";
+    Rel = Rest;
+  }
+  F.LooseRoot = std::move(Root);
+  F.LoosePrefix = std::move(Prefix);
+  return F;
+}
+
+ModuleId tether::python::moduleIdIn(const FolderId &F,
+                                    const std::string &AbsPath) {
+  ModuleId Id;
+  std::string Stem = llvm::sys::path::stem(AbsPath).str();
+  Id.IsPackage = Stem == "__init__";
+  if (!F.Package.empty() || Id.IsPackage) { // a regular package
+    Id.Name = Id.IsPackage ? F.Package
+              : F.Package.empty() ? Stem
+                                  : F.Package + "." + Stem;
+    if (Id.Name.empty())
+      Id.Name = Stem;
+    Id.Root = F.Root;
     return Id;
   }
   Id.Loose = true;
   Id.Name = Stem;
-  std::string Root = projectRoot(Own);
-  if (Root.empty() || Root == Own || !isIdentifier(Stem))
+  Id.Root = F.Root;
+  if (F.LooseRoot.empty() || !isIdentifier(Stem))
     return Id;
-  std::string Prefix;
-  for (llvm::StringRef Rel = llvm::StringRef(Own).drop_front(Root.size() + 1);
-       !Rel.empty();) {
-    auto [Part, Rest] = Rel.split('/');
-    if (!isIdentifier(Part))
-      return Id;
-    Prefix += Part.str() + ".";
-    Rel = Rest;
-  }
-  Id.Name = Prefix + Stem;
-  Id.Root = Root;
+  Id.Name = F.LoosePrefix + Stem;
+  Id.Root = F.LooseRoot;
   return Id;
+}
+
+ModuleId tether::python::moduleIdFor(const std::string &Path) {
+  const std::string Abs = absolutePath(Path);
+  return moduleIdIn(folderIdFor(llvm::sys::path::parent_path(Abs).str()), Abs);
 }
 
 Pos Package::pos(int Mod, SyntaxNode N) const {

@@ -37,6 +37,7 @@
 #include "llvm/Support/xxhash.h"
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
@@ -69,7 +70,8 @@ struct Loaded {
 
 /// Module identities by path, computed once per run: naming a file asks
 /// every folder above it for __init__.py and project markers, and each
-/// stage (scans, roots, loading) asks again.
+/// stage (scans, roots, loading) asks again. The folders' answers are kept
+/// too: the files of a folder share them.
 class ModuleIds {
 public:
   ModuleId get(const std::string &Path) {
@@ -79,14 +81,27 @@ public:
       if (It != Ids.end())
         return It->second;
     }
-    ModuleId Id = moduleIdFor(Path);
+    const std::string Abs = absolutePath(Path);
+    std::string Dir = llvm::sys::path::parent_path(Abs).str();
+    std::optional<FolderId> Folder;
+    {
+      std::lock_guard<std::mutex> Lock(Mu);
+      auto It = Folders.find(Dir);
+      if (It != Folders.end())
+        Folder = It->second;
+    }
+    if (!Folder)
+      Folder = folderIdFor(Dir);
+    ModuleId Id = moduleIdIn(*Folder, Abs);
     std::lock_guard<std::mutex> Lock(Mu);
+    Folders.emplace(std::move(Dir), std::move(*Folder));
     return Ids.emplace(Path, std::move(Id)).first->second;
   }
 
 private:
   std::mutex Mu;
   std::unordered_map<std::string, ModuleId> Ids;
+  std::unordered_map<std::string, FolderId> Folders;
 };
 
 struct ParserDeleter {

@@ -25,10 +25,14 @@ struct Walker {
     Out.Problems.push_back({Path, std::move(Msg)});
   }
 
-  void addFile(const std::string &Path) {
-    llvm::SmallString<256> Real;
-    std::string Key = fs::real_path(Path, Real) ? Path : std::string(Real);
-    if (SeenFiles.insert(Key).second)
+  /// Real: the file's real path when the caller knows it (a plain file in
+  /// a folder whose real path is known), else "" and it is resolved here.
+  void addFile(const std::string &Path, std::string Real = {}) {
+    if (Real.empty()) {
+      llvm::SmallString<256> Resolved;
+      Real = fs::real_path(Path, Resolved) ? Path : std::string(Resolved);
+    }
+    if (SeenFiles.insert(std::move(Real)).second)
       Out.Files.push_back(Path);
   }
 
@@ -46,30 +50,47 @@ struct Walker {
     }
     Stack.push_back(R);
     std::error_code EC;
-    std::vector<std::string> Entries;
+    // With the type the listing gives (d_type, not following links): a
+    // plain entry needs no stat, and a plain file's real path is the
+    // folder's real path and its name (resolving each file's path cost a
+    // readlink per component, thousands of calls for a real package).
+    std::vector<std::pair<std::string, fs::file_type>> Entries;
     for (fs::directory_iterator It(Dir, EC, /*follow_symlinks=*/false), End;
          It != End && !EC; It.increment(EC))
-      Entries.push_back(It->path());
+      Entries.emplace_back(It->path(), It->type());
     if (EC)
       problem(Dir, "cannot list directory: " + EC.message());
     std::sort(Entries.begin(), Entries.end());
     size_t Before = Out.Files.size(), ProblemsBefore = Out.Problems.size();
-    for (const std::string &E : Entries) {
+    for (const auto &[E, Listed] : Entries) {
       llvm::StringRef Name = llvm::sys::path::filename(E);
-      fs::file_status St;
-      if (std::error_code SEC = fs::status(E, St, /*follow=*/true)) {
-        // Dangling links and self-referencing links (ELOOP) land here; only
-        // report them when they would have been Python sources or folders.
-        if (Name.ends_with(".py") || !Name.contains('.'))
-          problem(E, "cannot read: " + SEC.message());
-        continue;
+      // A link, or a file system that does not say: ask, following links.
+      bool Plain = Listed != fs::file_type::symlink_file &&
+                   Listed != fs::file_type::type_unknown;
+      fs::file_type Type = Listed;
+      if (!Plain) {
+        fs::file_status St;
+        if (std::error_code SEC = fs::status(E, St, /*follow=*/true)) {
+          // Dangling links and self-referencing links (ELOOP) land here;
+          // only report them when they would have been Python sources or
+          // folders.
+          if (Name.ends_with(".py") || !Name.contains('.'))
+            problem(E, "cannot read: " + SEC.message());
+          continue;
+        }
+        Type = St.type();
       }
-      if (fs::is_directory(St)) {
+      if (Type == fs::file_type::directory_file) {
         if (Name.starts_with(".") || Name == "__pycache__")
           continue;
         walkDir(E, false);
       } else if (Name.ends_with(".py")) {
-        addFile(E);
+        llvm::SmallString<256> RealFile;
+        if (Plain) {
+          RealFile = R;
+          llvm::sys::path::append(RealFile, Name);
+        }
+        addFile(E, std::string(RealFile));
       }
     }
     // When entries could not be read, their lines already say why.

@@ -1,10 +1,12 @@
 //===- PythonFrontendTest.cpp - Units of the Python frontend --------------===//
 #include "Model.h"
 #include "PythonFrontend.h"
+#include "Sources.h"
 #include "Suppression.h"
 #include "common/Messages.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -283,6 +285,55 @@ TEST(PythonFrontend, ModuleNamesFollowPackagesAndProjectRoots) {
   ModuleId Bare = moduleIdFor(T.write("bare/ns/m.py", ""));
   EXPECT_EQ(Bare.Name, "m");
   EXPECT_EQ(Bare.Root, T.root() + "/bare/ns");
+}
+
+// A folder's files share its identity: moduleIdIn(folderIdFor(folder), file)
+// is what moduleIdFor says of each file, in every layout above.
+TEST(PythonFrontend, FolderIdsGiveEachFileItsModuleId) {
+  TempTree T;
+  T.write("proj/pyproject.toml", "");
+  T.write("proj/pkg/__init__.py", "");
+  std::vector<std::string> Files = {
+      T.write("proj/pkg/a.py", ""),          T.root() + "/proj/pkg/__init__.py",
+      T.write("proj/src/ns/b.py", ""),       T.write("proj/tools/my-run.py", ""),
+      T.write("proj/my-tools/run.py", ""),   T.write("bare/m.py", ""),
+      T.write("bare/__init__.py", "")};
+  for (const std::string &F : Files) {
+    FolderId Folder = folderIdFor(llvm::sys::path::parent_path(F).str());
+    ModuleId Split = moduleIdIn(Folder, F), Whole = moduleIdFor(F);
+    EXPECT_EQ(Split.Name, Whole.Name) << F;
+    EXPECT_EQ(Split.Root, Whole.Root) << F;
+    EXPECT_EQ(Split.IsPackage, Whole.IsPackage) << F;
+    EXPECT_EQ(Split.Loose, Whole.Loose) << F;
+  }
+  EXPECT_EQ(moduleIdFor(Files[3]).Name, "my-run"); // not an identifier
+  EXPECT_EQ(moduleIdFor(Files[6]).Name, "bare");
+}
+
+// Discovery takes a plain file's real path from its folder's, without
+// resolving the file (one readlink per path component): files reached
+// through linked files and folders are still analysed once, under the first
+// path found, and broken links and loops are still reported.
+TEST(PythonFrontend, DiscoveryFollowsLinksAndKeepsEachRealFileOnce) {
+  TempTree T;
+  std::string A = T.write("pkg/a.py", ""), B = T.write("pkg/sub/b.py", "");
+  std::string Pkg = T.root() + "/pkg";
+  ASSERT_FALSE(llvm::sys::fs::create_link(A, Pkg + "/link.py"));
+  ASSERT_FALSE(llvm::sys::fs::create_link(Pkg + "/sub", Pkg + "/linkdir"));
+  ASSERT_FALSE(llvm::sys::fs::create_link(Pkg + "/gone.py", Pkg + "/dangling.py"));
+  ASSERT_FALSE(llvm::sys::fs::create_link(Pkg, Pkg + "/sub/loop"));
+  Discovery D = discover({Pkg});
+  // In name order: linkdir/ comes before sub/, so b.py is found through it.
+  EXPECT_EQ(D.Files, (std::vector<std::string>{A, Pkg + "/linkdir/b.py"}));
+  std::vector<std::string> Problems;
+  for (const FileProblem &P : D.Problems)
+    Problems.push_back(P.File + ": " + P.Message);
+  ASSERT_EQ(Problems.size(), 3u) << llvm::join(Problems, "\n");
+  EXPECT_NE(Problems[0].find("dangling.py: cannot read"), std::string::npos);
+  EXPECT_NE(Problems[1].find("linkdir/loop: symlink loop"), std::string::npos);
+  EXPECT_NE(Problems[2].find("sub/loop: symlink loop"), std::string::npos);
+  // A file named twice, once through a link, is one file.
+  EXPECT_EQ(discover({A, Pkg + "/link.py"}).Files, std::vector<std::string>{A});
 }
 
 } // namespace
