@@ -1,6 +1,7 @@
 //===- Catalog.cpp - Matching, merging, check options, the provider -------===//
 #include "Catalog.h"
 #include "Patterns.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -269,6 +270,15 @@ CatalogProvider::forDirectory(StringRef Dir) {
     if (llvm::sys::path::parent_path(D) == D)
       break;
   }
+  // Folders under the same configuration files share one compiled catalog
+  // (a package's folders mostly do): compiling it is most of this call.
+  std::string Key = llvm::join(Configs, "\n");
+  if (auto It = ByConfigs.find(Key); It != ByConfigs.end())
+    return ByDir[Dir.str()] = It->second;
+  if (auto It = ErrorByConfigs.find(Key); It != ErrorByConfigs.end()) {
+    ErrorByDir[Dir.str()] = It->second;
+    return llvm::createStringError(It->second);
+  }
   Catalog Effective = Catalog::defaults();
   auto Apply = [&](const std::string &Path) -> llvm::Error {
     auto C = Catalog::load(Path);
@@ -287,11 +297,13 @@ CatalogProvider::forDirectory(StringRef Dir) {
   if (Err) {
     std::string Msg = toString(std::move(Err));
     ErrorByDir[Dir.str()] = Msg;
+    ErrorByConfigs[Key] = Msg;
     return llvm::createStringError(Msg);
   }
   Effective.mergeFrom(Extra);
   auto Compiled = std::make_shared<const CompiledCatalog>(Effective);
   ByDir[Dir.str()] = Compiled;
+  ByConfigs[Key] = Compiled;
   return Compiled;
 }
 

@@ -173,6 +173,9 @@ private:
   std::mutex Lock;
   std::map<std::string, std::shared_ptr<const CompiledCatalog>> ByDir;
   std::map<std::string, std::string> ErrorByDir;
+  /// The same, by the configuration files merged (one per line).
+  std::map<std::string, std::shared_ptr<const CompiledCatalog>> ByConfigs;
+  std::map<std::string, std::string> ErrorByConfigs;
 };
 
 } // namespace tether

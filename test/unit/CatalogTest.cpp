@@ -346,3 +346,45 @@ TEST(CatalogProvider, NearestConfigWinsAndErrorsAreCached) {
   EXPECT_NE(Msg.find(".tether.yaml:"), std::string::npos) << Msg;
   llvm::sys::fs::remove_directories(Root);
 }
+
+// Folders under the same configuration files share one compiled catalog
+// (compiling it per folder was most of finding a package's catalogs);
+// folders under other files, or under a malformed one, do not.
+TEST(CatalogProvider, FoldersUnderTheSameConfigsShareOneCatalog) {
+  llvm::SmallString<128> Root;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("tether-cat", Root));
+  auto Path = [&](llvm::StringRef Rel) {
+    llvm::SmallString<128> P(Root);
+    llvm::sys::path::append(P, Rel);
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(P));
+    return std::string(P);
+  };
+  auto Write = [&](llvm::StringRef Rel, llvm::StringRef Text) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path(Rel), EC);
+    OS << Text;
+  };
+  Write(".tether.yaml", "weak_ref_functions: [outer_fn]\n");
+  Write("b/.tether.yaml", "weak_ref_functions: [inner_fn]\n");
+  Write("bad/.tether.yaml", "weak_ref_functions: [\n");
+  CatalogProvider Provider;
+  auto In = [&](llvm::StringRef Rel) { return Provider.forFile(Path(Rel)); };
+  auto A1 = In("a/x.py"), A2 = In("a/deeper/y.py"), Top = In("z.py");
+  auto B = In("b/x.py"), B2 = In("b/sub/y.py");
+  ASSERT_TRUE(A1 && A2 && Top && B && B2);
+  EXPECT_EQ(A1->get(), A2->get());
+  EXPECT_EQ(A1->get(), Top->get());
+  EXPECT_EQ(B->get(), B2->get());
+  EXPECT_NE(A1->get(), B->get());
+  EXPECT_TRUE((*A1)->WeakRefFunctions.matches("outer_fn"));
+  EXPECT_FALSE((*A1)->WeakRefFunctions.matches("inner_fn"));
+  EXPECT_TRUE((*B2)->WeakRefFunctions.matches("inner_fn"));
+  // A malformed file is reported for every folder under it.
+  for (const char *Rel : {"bad/x.py", "bad/sub/y.py"}) {
+    auto Bad = In(Rel);
+    ASSERT_FALSE(bool(Bad)) << Rel;
+    EXPECT_NE(llvm::toString(Bad.takeError()).find("bad/.tether.yaml:"),
+              std::string::npos);
+  }
+  llvm::sys::fs::remove_directories(Root);
+}
