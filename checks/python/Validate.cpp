@@ -39,15 +39,18 @@ enum class Scope : uint8_t { Module, Function, Class };
 struct Frame {
   SyntaxNode N;
   TSSymbol ParentKind;
-  uint32_t ParentRow;
+  uint32_t ParentStart; ///< The parent's first byte.
   Scope S;
   uint16_t Indent; ///< Indented blocks around N.
   NestingLevel L;
 };
 
 /// A block on a line of its own (not `if x: pass`) is one indentation level.
+/// Rows only for blocks: a row is a search in the line table, and a walk
+/// that found every node's row spent 1.5% of a run doing it.
 bool indentedBlock(const Frame &F, TSSymbol Block) {
-  return kindOf(F.N) == Block && startPoint(F.N).row > F.ParentRow;
+  return kindOf(F.N) == Block &&
+         startPoint(F.N).row > F.N.Tree->pointAt(F.ParentStart).row;
 }
 
 class Validator {
@@ -73,11 +76,11 @@ public:
       else if (K == G.ClassDef)
         Inner = Scope::Class;
       uint16_t Indent = F.Indent + indentedBlock(F, G.Block);
-      uint32_t Row = startPoint(F.N).row;
+      uint32_t Start = startByte(F.N);
       Kids.clear();
       eachChild(F.N, true, [&](SyntaxNode C, TSFieldId) { Kids.push_back(C); });
       for (auto It = Kids.rbegin(); It != Kids.rend(); ++It)
-        Work.push_back({*It, K, Row, Inner, Indent, F.L.child(*It)});
+        Work.push_back({*It, K, Start, Inner, Indent, F.L.child(*It)});
     }
     return true;
   }
