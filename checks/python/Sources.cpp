@@ -7,6 +7,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <set>
 
 using namespace tether;
@@ -119,6 +121,27 @@ Discovery tether::python::discover(const std::vector<std::string> &Paths) {
   return D;
 }
 
+/// Whether [B, End) is UTF-8; else B is left at the first sequence that is
+/// not, as llvm::isLegalUTF8String leaves it. ASCII is skipped eight bytes
+/// at a time: checking each byte as a sequence of its own took 2% of a
+/// run's instructions, for text that is nearly all ASCII.
+static bool isUtf8(const llvm::UTF8 *&B, const llvm::UTF8 *End) {
+  constexpr uint64_t HighBits = 0x8080808080808080ULL;
+  while (B != End) {
+    uint64_t Word;
+    while (End - B >= 8 && (memcpy(&Word, B, 8), (Word & HighBits) == 0))
+      B += 8;
+    while (B != End && *B < 0x80)
+      ++B;
+    if (B == End)
+      return true;
+    if (!llvm::isLegalUTF8Sequence(B, End))
+      return false;
+    B += llvm::getNumBytesForUTF8(*B);
+  }
+  return true;
+}
+
 /// The PEP 263 declaration in the first two lines, lower-cased ("" if none).
 static std::string codingCookie(llvm::StringRef Text) {
   for (int Line = 0; Line < 2 && !Text.empty(); ++Line) {
@@ -179,7 +202,7 @@ bool tether::python::readSource(const std::string &Path, std::string &Text,
     Layout.BomBytes = 3;
   }
   const llvm::UTF8 *B = reinterpret_cast<const llvm::UTF8 *>(Data.data());
-  if (llvm::isLegalUTF8String(&B, B + Data.size())) {
+  if (isUtf8(B, B + Data.size())) {
     Text.assign(Data.data(), Data.size());
     normalizeLineBreaks(Text);
     return true;

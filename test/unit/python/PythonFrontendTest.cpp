@@ -7,10 +7,12 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+#include <random>
 
 using namespace tether;
 using namespace tether::python;
@@ -334,6 +336,55 @@ TEST(PythonFrontend, DiscoveryFollowsLinksAndKeepsEachRealFileOnce) {
   EXPECT_NE(Problems[2].find("sub/loop: symlink loop"), std::string::npos);
   // A file named twice, once through a link, is one file.
   EXPECT_EQ(discover({A, Pkg + "/link.py"}).Files, std::vector<std::string>{A});
+}
+
+// Sources are checked for UTF-8 with ASCII skipped a word at a time; what
+// is accepted, and where a rejected text is said to go wrong, is what
+// llvm::isLegalUTF8String says, on texts that mix ASCII runs of every
+// length with good, truncated, overlong and out-of-range sequences.
+TEST(PythonFrontend, Utf8CheckAgreesWithLlvms) {
+  TempTree T;
+  const std::vector<std::string> Pieces = {
+      "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", // good
+      "\xC3", "\xE2\x82", "\xF0\x9F\x98",              // truncated
+      "\xC0\x80", "\xE0\x80\x80", "\xED\xA0\x80",     // overlong, surrogate
+      "\xF4\x90\x80\x80", "\x80", "\xBF", "\xF8", "\xFF"};
+  std::mt19937 Rng(5522);
+  std::string Path = T.root() + "/t.py";
+  unsigned Rejected = 0;
+  for (int Case = 0; Case < 3000; ++Case) {
+    std::string Text;
+    for (int Part = 0, Parts = 1 + int(Rng() % 4); Part < Parts; ++Part) {
+      Text.append(Rng() % 20, 'a');
+      if (Rng() % 5 == 0)
+        Text += '\n';
+      // Mostly good sequences, so that some texts are accepted.
+      Text += Pieces[Rng() % 4 ? Rng() % 3 : Rng() % Pieces.size()];
+    }
+    Text.append(Rng() % 12, 'b');
+    {
+      std::error_code EC;
+      llvm::raw_fd_ostream OS(Path, EC);
+      OS << Text;
+    }
+    const llvm::UTF8 *Bad = reinterpret_cast<const llvm::UTF8 *>(Text.data());
+    bool Legal = llvm::isLegalUTF8String(&Bad, Bad + Text.size());
+    std::string Read, Problem;
+    SourceLayout Layout;
+    ASSERT_EQ(readSource(Path, Read, Problem, Layout), Legal) << Case;
+    if (Legal)
+      continue;
+    ++Rejected;
+    size_t At = size_t(Bad - reinterpret_cast<const llvm::UTF8 *>(Text.data()));
+    char Hex[8];
+    snprintf(Hex, sizeof Hex, "0x%02X", (unsigned char)Text[At]);
+    std::string Line = std::to_string(1 + llvm::StringRef(Text).take_front(At).count('\n'));
+    EXPECT_NE(Problem.find(std::string("byte ") + Hex + " on line " + Line + ")"),
+              std::string::npos)
+        << Case << ": " << Problem;
+  }
+  EXPECT_GT(Rejected, 300u);
+  EXPECT_LT(Rejected, 2700u);
 }
 
 } // namespace
