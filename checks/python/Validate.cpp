@@ -39,7 +39,6 @@ enum class Scope : uint8_t { Module, Function, Class };
 struct Frame {
   SyntaxNode N;
   TSSymbol ParentKind;
-  uint32_t ParentStart; ///< The parent's first byte.
   Scope S;
   uint16_t Indent; ///< Indented blocks around N.
   NestingLevel L;
@@ -50,7 +49,7 @@ struct Frame {
 /// that found every node's row spent 1.5% of a run doing it.
 bool indentedBlock(const Frame &F, TSSymbol Block) {
   return kindOf(F.N) == Block &&
-         startPoint(F.N).row > F.N.Tree->pointAt(F.ParentStart).row;
+         startPoint(F.N).row > startPoint(parentNode(F.N)).row;
 }
 
 class Validator {
@@ -60,7 +59,7 @@ public:
   /// The first rejected shape in document order: its node and why. Adds
   /// the scopes that nest too deep to TooDeep, when given.
   bool run(SyntaxNode Root, std::unordered_set<const void *> *TooDeep) {
-    std::vector<Frame> Work{{Root, NoKind, 0, Scope::Module, 0, {}}};
+    std::vector<Frame> Work{{Root, NoKind, Scope::Module, 0, {}}};
     std::vector<SyntaxNode> Kids;
     while (!Work.empty()) {
       Frame F = Work.back();
@@ -76,11 +75,10 @@ public:
       else if (K == G.ClassDef)
         Inner = Scope::Class;
       uint16_t Indent = F.Indent + indentedBlock(F, G.Block);
-      uint32_t Start = startByte(F.N);
       Kids.clear();
       eachChild(F.N, true, [&](SyntaxNode C, TSFieldId) { Kids.push_back(C); });
       for (auto It = Kids.rbegin(); It != Kids.rend(); ++It)
-        Work.push_back({*It, K, Start, Inner, Indent, F.L.child(*It)});
+        Work.push_back({*It, K, Inner, Indent, F.L.child(*It)});
     }
     return true;
   }
