@@ -91,10 +91,8 @@ ModuleId tether::python::moduleIdIn(const FolderId &F,
   std::string Stem = llvm::sys::path::stem(AbsPath).str();
   Id.IsPackage = Stem == "__init__";
   if (!F.Package.empty() || Id.IsPackage) { // a regular package
-    Id.Name = Id.IsPackage ? F.Package
-              : F.Package.empty() ? Stem
-                                  : F.Package + "." + Stem;
-    if (Id.Name.empty())
+    Id.Name = Id.IsPackage ? F.Package : F.Package + "." + Stem;
+    if (Id.Name.empty()) // its __init__.py is not on disk (unsaved)
       Id.Name = Stem;
     Id.Root = F.Root;
     return Id;
