@@ -4,6 +4,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/ThreadPool.h"
+#include <atomic>
 #include <cstring>
 
 using namespace tether;
@@ -715,7 +716,8 @@ void spellSlotsByContainer(engine::Function &F) {
 engine::Program tether::python::lowerPackage(Package &P,
                                              llvm::ThreadPoolInterface *Pool,
                                              const ReuseLowered &Reuse,
-                                             std::shared_ptr<PackageTypes> *Types) {
+                                             std::shared_ptr<PackageTypes> *Types,
+                                             const ModuleLowered &Done) {
   engine::Program Prog;
   for (const auto &M : P.Modules)
     Prog.Files.push_back(M->Path);
@@ -731,8 +733,17 @@ engine::Program tether::python::lowerPackage(Package &P,
     *Types = Table.facts();
   Prog.Functions.resize(P.Functions.size());
   P.ForeignBase = engine::FnId(P.Functions.size());
+  // Functions of each module still to lower: a function reads no tree but
+  // its own module's (the types above were read from the others first).
+  std::unique_ptr<std::atomic<uint32_t>[]> Left;
+  if (Done) {
+    Left.reset(new std::atomic<uint32_t>[P.Modules.size()]());
+    for (const Function &Fn : P.Functions)
+      if (Fn.Mod >= 0)
+        Left[Fn.Mod].fetch_add(1, std::memory_order_relaxed);
+  }
   // Resolution, the class table and the types are only read from here on.
-  auto LowerOne = [&](size_t F) {
+  auto LowerFn = [&](size_t F) {
     if (Reuse && Reuse(engine::FnId(F), Prog.Functions[F]))
       return;
     const Function &Fn = P.Functions[F];
@@ -745,6 +756,12 @@ engine::Program tether::python::lowerPackage(Package &P,
     }
     FnLowerer(P, Table, Prog, engine::FnId(F)).run();
     spellSlotsByContainer(Prog.Functions[F]);
+  };
+  auto LowerOne = [&](size_t F) {
+    LowerFn(F);
+    int Mod = P.Functions[F].Mod;
+    if (Left && Mod >= 0 && Left[Mod].fetch_sub(1, std::memory_order_acq_rel) == 1)
+      Done(Mod);
   };
   if (!Pool) {
     for (size_t F = 0; F < P.Functions.size(); ++F)

@@ -34,12 +34,18 @@ namespace tether::python {
 /// (LowerImpl.h's PackageTypes): when it is not null on entry, it must come
 /// from a lowering of a package with the same interface (packageInterface,
 /// PackageCache.h), and it is used instead of reading the package again.
+/// Done, when given, is called once for each module with functions, as soon
+/// as the last of them is lowered (on the thread that lowered it): the
+/// lowering reads that module's tree no more, and the caller may free it
+/// (the trees are a third of a run's memory at the end of the lowering).
 using ReuseLowered = std::function<bool(engine::FnId, engine::Function &)>;
+using ModuleLowered = std::function<void(int Mod)>;
 struct PackageTypes;
 engine::Program lowerPackage(Package &P,
                              llvm::ThreadPoolInterface *Pool = nullptr,
                              const ReuseLowered &Reuse = nullptr,
-                             std::shared_ptr<PackageTypes> *Types = nullptr);
+                             std::shared_ptr<PackageTypes> *Types = nullptr,
+                             const ModuleLowered &Done = nullptr);
 
 } // namespace tether::python
 

@@ -461,10 +461,11 @@ static engine::Program lowerWithReuse(Package &P, llvm::ThreadPoolInterface &Poo
                                       const std::vector<uint64_t> &TypedTexts,
                                       PackageCache::Lowered *Old,
                                       PackageCache::Stats &Stats,
-                                      std::vector<bool> &Unchanged) {
+                                      std::vector<bool> &Unchanged,
+                                      const ModuleLowered &Done) {
   Unchanged.assign(P.Functions.size(), false);
   if (!Old)
-    return lowerPackage(P, &Pool);
+    return lowerPackage(P, &Pool, nullptr, nullptr, Done);
   uint64_t Interface = packageInterface(P, TypedTexts);
   std::vector<uint64_t> Keys;
   for (size_t I = 0; I < P.Modules.size(); ++I)
@@ -490,7 +491,7 @@ static engine::Program lowerWithReuse(Package &P, llvm::ThreadPoolInterface &Poo
         Out = std::move(Old->Prog.Functions[F]);
         return true;
       },
-      &Old->Types);
+      &Old->Types, Done);
   // Set here, not in the callback: it runs on the pool's threads, and a
   // vector<bool> packs its elements into shared words.
   for (size_t F = 0; F < P.Functions.size(); ++F)
@@ -516,7 +517,8 @@ static bool lowerFromEntries(Package &P, llvm::ThreadPoolInterface &Pool,
                              std::vector<std::string> &Notes,
                              engine::Program &Prog,
                              std::shared_ptr<PackageTypes> &Types,
-                             unsigned &FromCache) {
+                             unsigned &FromCache,
+                             const ModuleLowered &Done) {
   bool Any = false;
   for (const Loaded *L : Kept)
     if (L->Entry) {
@@ -554,7 +556,7 @@ static bool lowerFromEntries(Package &P, llvm::ThreadPoolInterface &Pool,
       Out = std::move(Read[Mod][F - FirstFn[Mod]]);
       return true;
     };
-  Prog = lowerPackage(P, &Pool, FromEntry, &Types);
+  Prog = lowerPackage(P, &Pool, FromEntry, &Types, Done);
   for (const Loaded *L : Kept)
     FromCache += L->Entry != nullptr;
   return true;
@@ -892,10 +894,21 @@ static bool analyzeScanWith(const std::vector<std::string> &ScanFiles,
   std::vector<bool> Unchanged;
   uint64_t Interface = 0;
   std::shared_ptr<PackageTypes> Types;
+  // A module's own tree is freed as soon as its functions are lowered, not
+  // after the whole package is: the trees were a third of the heap at the
+  // end of the lowering, the run's peak. Trees kept between analyses
+  // (TreeOwner) are left to their owner.
+  ModuleLowered FreeTree = [&P](int Mod) {
+    Module &M = *P.Modules[Mod];
+    if (!M.TreeOwner) {
+      delete M.Tree;
+      M.Tree = nullptr;
+    }
+  };
   if (Entries) {
     Interface = packageInterface(P, TypedTexts);
     if (!lowerFromEntries(P, Pool, Kept, FirstFn, NumFns, Interface, *Entries,
-                          R.Notes, Prog, Types, R.ModulesFromCache)) {
+                          R.Notes, Prog, Types, R.ModulesFromCache, FreeTree)) {
       // Some kept module was lowered under another interface: it has to
       // be parsed and lowered again, and so has everything, as in a cold
       // run (which then writes every entry anew).
@@ -908,7 +921,7 @@ static bool analyzeScanWith(const std::vector<std::string> &ScanFiles,
     }
   } else {
     Prog = lowerWithReuse(P, Pool, TextHashes, TypedTexts, Reuse, Stats,
-                          Unchanged);
+                          Unchanged, FreeTree);
   }
   // Scopes left out of a named module (too deeply nested) are its problems;
   // a context module's are reported when it is named itself.

@@ -12,6 +12,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "gtest/gtest.h"
 #include <memory>
+#include <mutex>
 
 using namespace tether;
 using namespace tether::python;
@@ -576,6 +577,37 @@ TEST(Lower, APoolGivesTheSameProgram) {
     llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(4));
     EXPECT_EQ(engine::dump(lowerPackage(Again->P, &Pool)), engine::dump(Serial->Prog));
   }
+}
+
+TEST(Lower, ATreeFreedWhenItsModuleIsLoweredChangesNothing) {
+  // Done frees each module's tree as the frontend does: a tree freed while
+  // a function of its module was still to lower would leave that function
+  // empty (or be read after it was freed, which the sanitizer build sees).
+  std::vector<std::pair<std::string, std::string>> Mods;
+  for (int M = 0; M < 12; ++M) {
+    std::string Src = std::string(Prelude);
+    for (int I = 0; I < 40; ++I)
+      Src += "def f" + std::to_string(I) + "(x):\n"
+             "    with torch.npu.graph(g):\n        y = weak_ref_tensors(x)\n"
+             "    return y\n";
+    Mods.push_back({"m" + std::to_string(M), Src});
+  }
+  auto Serial = lower(Mods);
+  auto Again = lower(Mods);
+  std::vector<int> Calls(Mods.size(), 0);
+  std::mutex Mu;
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(4));
+  engine::Program Prog = lowerPackage(
+      Again->P, &Pool, nullptr, nullptr, [&](int Mod) {
+        Module &M = *Again->P.Modules[Mod];
+        delete M.Tree;
+        M.Tree = nullptr;
+        std::lock_guard<std::mutex> Lock(Mu);
+        ++Calls[Mod];
+      });
+  EXPECT_EQ(engine::dump(Prog), engine::dump(Serial->Prog));
+  for (int N : Calls)
+    EXPECT_EQ(N, 1);
 }
 
 TEST(Lower, LongStatementsStayLinear) {
