@@ -348,7 +348,10 @@ private:
   bool watched(const State &S, MemId X) const {
     if (memSetHas(Watched, X))
       return true;
-    if (!isHolder(X))
+    // Nothing watched (most functions: data tables, code with no weak
+    // alias, task or capture) needs no search. Without this test a module
+    // of large container literals took time quadratic in their size.
+    if (Watched.empty() || !isHolder(X))
       return false;
     // Breadth first over what the holders hold, a few holders deep (each
     // is one scan of Held).
