@@ -44,6 +44,7 @@ public:
       }
     keptGraphs();
     dropUnreachableStores();
+    keepWithinBudget();
     return std::move(Sum);
   }
 
@@ -95,6 +96,33 @@ private:
     }
     llvm::erase_if(Sum.Stores,
                    [&](const StoreEffect &E) { return !Kept(E); });
+  }
+
+  /// A summary past this many atoms (Summary::size) keeps, of its stores
+  /// into containers made below it, only those of weak aliases, empty
+  /// values and known device memory. At the top of a deep tree of list
+  /// code the rest outgrows everything else: sympy's factorisation kept
+  /// 160,000 atoms in 1,800 such stores, each caller replayed them all (a
+  /// call took seconds), and analysing factortools.py with what it imports
+  /// took 158 s and 2.7 GB. What a caller reads back from such a container
+  /// it then does not know, as from unknown code; the stores into places it
+  /// names (globals, its arguments' fields and slots) all stay. The largest
+  /// summaries of the corpus, the Python library and numpy are 578, 4,617
+  /// and 12,017 atoms.
+  static constexpr size_t kSummaryBudget = 16384;
+  void keepWithinBudget() {
+    if (Sum.size() <= kSummaryBudget)
+      return;
+    auto Device = [&](const Atom &A) {
+      if (A.Kind != Atom::Mem || !isLocalMemory(A.M))
+        return false;
+      uint32_t Site = M.key(A.M).A;
+      return Site < Cx.Allocs.size() && Cx.Allocs[Site].Device;
+    };
+    llvm::erase_if(Sum.Stores, [&](const StoreEffect &E) {
+      return M.key(E.Place).Root == RootKind::Alloc && !E.V.has(Atom::Weak) &&
+             !E.V.has(Atom::Null) && llvm::none_of(E.V, Device);
+    });
   }
 
   /// What the emitting pass stores where (for dropUnreachableStores): an
@@ -609,9 +637,8 @@ private:
               V.add(Atom::mem(Y));
         // The raw addresses stored there: the memory they point at; and
         // the places' memory a local container was filled with.
-        auto Here = [&](MemId Q) {
-          return Q == P || M.wildcard(Q) == M.wildcard(P);
-        };
+        MemId WP = M.wildcard(P);
+        auto Here = [&](MemId Q) { return Q == P || M.wildcard(Q) == WP; };
         for (const State::Address &Ad : S.Addressed)
           if (Here(Ad.Place))
             V.add(Atom::weak(Ad.Memory, Ad.Conv));
@@ -971,8 +998,7 @@ private:
         Args[K] = get(S, T.Args[K]);
       R.join(subst(Callee.Returns, Args, T.Fn, I.Loc));
       // The returned objects hold what the callee made and left in them.
-      for (const auto &H : Callee.ReturnedHeld)
-        insertSorted(S.Held, H);
+      insertSortedRun(S.Held, llvm::ArrayRef(Callee.ReturnedHeld));
       Predicate |= Callee.ReturnsCapturePredicate;
       SessionPredicate |= Callee.ReturnsSessionPredicate;
       applyEffects(S, I, T, Callee, Args);
@@ -1317,11 +1343,13 @@ private:
     // not: `reversed(runners)` holds the parameter's runners.
     bool InHolder = M.key(Place).Root == RootKind::Alloc &&
                     M.key(Place).Path.size() && holderSite(M.key(Place).A);
+    // V's atoms are sorted by memory: the pairs of each list come in order.
+    std::vector<std::pair<MemId, MemId>> NewStored, NewHeld;
     for (const Atom &A : V) {
       if (A.Kind == Atom::Mem && InHolder && !isLocalMemory(A.M))
-        insertSorted(S.Stored, std::pair<MemId, MemId>{Place, A.M});
+        NewStored.push_back({Place, A.M});
       if (A.Kind == Atom::Mem && isLocalMemory(A.M)) {
-        insertSorted(S.Held, std::pair<MemId, MemId>{Place, A.M});
+        NewHeld.push_back({Place, A.M});
       } else if (isAddress(A)) {
         // Of a parameter's memory too: a wrapper the function builds around
         // its argument's address (TensorRT-LLM's TensorWrapper) holds it.
@@ -1332,6 +1360,8 @@ private:
         memSetAdd(S.Pending, A.M);
       }
     }
+    insertSortedRun(S.Stored, llvm::ArrayRef(NewStored));
+    insertSortedRun(S.Held, llvm::ArrayRef(NewHeld));
     letGo(S, Old, At);
     if (!Emit)
       return;

@@ -31,6 +31,7 @@
 #include "llvm/ADT/StringMap.h"
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -282,6 +283,29 @@ template <typename Vec, typename T> bool insertSorted(Vec &To, const T &X) {
   if (It != To.end() && *It == X)
     return false;
   To.insert(It, X);
+  return true;
+}
+/// Adds the sorted run New (repeats allowed) to a sorted vector without
+/// repeats: one move of To's tail for the run, where insertSorted moves it
+/// once per element (a store of a value of many atoms, a callee's returned
+/// holdings, into a large state). Whether anything was new.
+template <typename Vec, typename T>
+bool insertSortedRun(Vec &To, llvm::ArrayRef<T> New) {
+  if (New.empty())
+    return false;
+  if (New.size() == 1)
+    return insertSorted(To, New.front());
+  auto Lo = std::lower_bound(To.begin(), To.end(), New.front());
+  auto Hi = std::upper_bound(Lo, To.end(), New.back());
+  llvm::SmallVector<T, 16> Merged;
+  Merged.reserve(size_t(Hi - Lo) + New.size());
+  std::set_union(Lo, Hi, New.begin(), New.end(), std::back_inserter(Merged));
+  Merged.erase(std::unique(Merged.begin(), Merged.end()), Merged.end());
+  size_t At = size_t(Lo - To.begin()), Was = size_t(Hi - Lo);
+  if (Merged.size() == Was)
+    return false;
+  To.insert(To.begin() + At + Was, Merged.size() - Was, T());
+  std::copy(Merged.begin(), Merged.end(), To.begin() + At);
   return true;
 }
 inline void memSetAdd(MemSet &S, MemId M) { insertSorted(S, M); }

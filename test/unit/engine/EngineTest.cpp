@@ -11,6 +11,7 @@
 
 #include "gtest/gtest.h"
 #include "llvm/Support/ThreadPool.h"
+#include <random>
 #include <string>
 
 using namespace tether;
@@ -1073,6 +1074,55 @@ TEST(EngineTest, StoreIntoADroppedContainerIsNotInTheSummary) {
   EXPECT_EQ(Cx.Sums[Used].Stores[0].At, L(5, 5));
   // The weak alias's store stays, though `inner` is dropped.
   EXPECT_EQ(Cx.Sums[Weak].Stores.size(), 1u);
+}
+
+TEST(EngineTest, ASummaryPastItsBudgetKeepsOnlyStoresCallersNeed) {
+  // `out["k<i>"] = p` for N keys of a container it returns; also a weak
+  // alias of p into it, and p into a field of p itself.
+  Prog Pr;
+  auto Build = [&](const std::string &Name, int N) {
+    FnId F = Pr.fn(Name);
+    B Bd(Pr.P.Functions[F]);
+    VarId P = Bd.FB.param("p");
+    VarId Out = Bd.alloc(AllocKind::Container, L(2, 5), "out");
+    for (int I = 0; I < N; ++I)
+      Bd.storeAt(Out, "'k" + std::to_string(I) + "'", P, L(10 + I, 5),
+                 "out[k]");
+    Bd.storeAt(Out, "'w'", Bd.weak(P, L(3, 5), "w"), L(4, 5), "out['w']");
+    Bd.storeAt(P, "f", P, L(5, 5), "p.f", true);
+    Bd.FB.ret(Out, L(6, 5));
+    return F;
+  };
+  FnId Small = Build("small", 100);
+  FnId Large = Build("large", 9000); // two atoms a store: past 16,384
+  Context Cx(Pr.P, Options{});
+  summarize(Cx);
+  EXPECT_EQ(Cx.Sums[Small].Stores.size(), 102u);
+  const Summary &S = Cx.Sums[Large];
+  ASSERT_EQ(S.Stores.size(), 2u);
+  std::vector<SrcLoc> Kept{S.Stores[0].At, S.Stores[1].At};
+  llvm::sort(Kept);
+  EXPECT_EQ(Kept, (std::vector<SrcLoc>{L(4, 5), L(5, 5)}));
+  EXPECT_LT(S.size(), 100u);
+}
+
+TEST(EngineTest, ARunInsertedIntoASortedVectorIsEachInsertedInTurn) {
+  std::mt19937 Rng(7);
+  for (int Round = 0; Round < 2000; ++Round) {
+    std::vector<std::pair<MemId, MemId>> To, One;
+    for (int I = Rng() % 40; I > 0; --I)
+      insertSorted(To, std::pair<MemId, MemId>{Rng() % 8, Rng() % 16});
+    std::vector<std::pair<MemId, MemId>> Run;
+    for (int I = Rng() % 12; I > 0; --I)
+      Run.push_back({Rng() % 8, Rng() % 16});
+    llvm::sort(Run); // repeats stay
+    One = To;
+    bool Added = false;
+    for (const auto &X : Run)
+      Added |= insertSorted(One, X);
+    EXPECT_EQ(insertSortedRun(To, llvm::ArrayRef(Run)), Added);
+    EXPECT_EQ(To, One);
+  }
 }
 
 /// The language server's engine: after an edit of one function, a session
