@@ -114,10 +114,7 @@ private:
     if (Sum.size() <= kSummaryBudget)
       return;
     auto Device = [&](const Atom &A) {
-      if (A.Kind != Atom::Mem || !isLocalMemory(A.M))
-        return false;
-      uint32_t Site = M.key(A.M).A;
-      return Site < Cx.Allocs.size() && Cx.Allocs[Site].Device;
+      return A.Kind == Atom::Mem && ownDeviceMemory(A.M);
     };
     llvm::erase_if(Sum.Stores, [&](const StoreEffect &E) {
       return M.key(E.Place).Root == RootKind::Alloc && !E.V.has(Atom::Weak) &&
