@@ -18,33 +18,12 @@ with the call tree, steps linear in a function's state): docs/architecture.md,
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from benchlib import run  # noqa: E402
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-# Runs one command in a child python, so that its peak RSS is its own.
-MEASURE = r"""
-import resource, subprocess, sys, time
-timeout = float(sys.argv[1])
-start = time.monotonic()
-try:
-    subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, timeout=timeout)
-    done = 1
-except subprocess.TimeoutExpired:
-    done = 0
-elapsed = time.monotonic() - start
-u = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(elapsed, u.ru_maxrss, done)
-"""
-
-
-def measure(cmd, timeout):
-    out = subprocess.run([sys.executable, "-c", MEASURE, str(timeout)] + cmd,
-                         capture_output=True, text=True, check=True).stdout
-    elapsed, rss, done = out.split()
-    return float(elapsed), int(rss) / 1024.0, done == "1"
 
 
 def main():
@@ -67,15 +46,15 @@ def main():
         times = {args.tether: [], args.baseline: []}
         peaks = {args.tether: [], args.baseline: []}
         stopped = {args.tether: False, args.baseline: False}
-        for run in range(args.runs):
-            order = (args.tether, args.baseline) if run % 2 == 0 else (
+        for turn in range(args.runs):
+            order = (args.tether, args.baseline) if turn % 2 == 0 else (
                 args.baseline, args.tether)
             for exe in order:
-                t, rss, done = measure([exe, "check", "--no-cache", path],
-                                       args.timeout)
+                t, _, rss, _ = run([exe, "check", "--no-cache", path],
+                                   args.timeout)
                 times[exe].append(t)
                 peaks[exe].append(rss)
-                stopped[exe] |= not done
+                stopped[exe] |= t >= args.timeout
         new = statistics.median(times[args.tether])
         old = statistics.median(times[args.baseline])
         ratio = ("<" if stopped[args.baseline] else "") + "%.3f" % (new / old)
