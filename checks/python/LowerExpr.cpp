@@ -106,6 +106,10 @@ VarId FnLowerer::exprKind(SyntaxNode N) {
     return call(N);
   if (K == G.Await)
     return expr(firstChildOf(N));
+  // Only a with item's value holds one (Validate.cpp): `b as t` in
+  // `with a if c else b as t:` is b; withStmt binds t.
+  if (K == G.AsPattern)
+    return expr(firstChildOf(N));
   if (K == G.Yield) {
     // Whoever consumes the generator may keep what it yields (a runner's
     // inputs yielded to the caller that keeps them beside the graph).

@@ -270,9 +270,13 @@ void FnLowerer::withStmt(SyntaxNode S, SyntaxNode Next) {
       if (kindOf(Item) != G.WithItem)
         return;
       SyntaxNode V = fieldOf(Item, G.FValue), Alias{};
-      if (kindOf(V) == G.AsPattern) {
-        Alias = firstChildOf(fieldOf(V, G.FAlias));
-        V = firstChildOf(V);
+      // `with a if c else b as t:` binds t to the whole conditional; the
+      // nested `b as t` is lowered as b (exprKind).
+      SyntaxNode As = withItemAs(V);
+      if (!isNull(As)) {
+        Alias = firstChildOf(fieldOf(As, G.FAlias));
+        if (stripParens(V).id() == As.id())
+          V = firstChildOf(As);
       }
       V = stripParens(V);
       VarId Val = engine::NoVar;

@@ -158,6 +158,24 @@ SyntaxNode tether::python::stripParens(SyntaxNode N) {
   return N;
 }
 
+SyntaxNode tether::python::withItemAs(SyntaxNode Value) {
+  const Grammar &G = Grammar::get();
+  for (SyntaxNode N = Value; !isNull(N);) {
+    TSSymbol K = symbolOf(N);
+    if (K == G.AsPattern)
+      return N;
+    if (K != G.Parenthesized && K != G.Conditional && K != G.Lambda)
+      break;
+    SyntaxNode Last{};
+    forEachChild(N, true, [&](SyntaxNode C, TSFieldId) {
+      if (symbolOf(C) != G.Comment)
+        Last = C;
+    });
+    N = Last;
+  }
+  return {};
+}
+
 std::string tether::python::dottedName(SyntaxNode N, std::string_view Src) {
   const Grammar &G = Grammar::get();
   N = stripParens(N);

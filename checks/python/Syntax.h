@@ -128,6 +128,12 @@ template <typename Fn> void preorder(SyntaxNode N, Fn &&Visit) {
 SyntaxNode firstNamedChild(SyntaxNode N);
 /// Skip parentheses: ((x)) -> x.
 SyntaxNode stripParens(SyntaxNode N);
+/// The `as` of a with item's Value, or the null node. tree-sitter reads
+/// `with a if c else b as t:` as a conditional whose last operand is
+/// `b as t` (CPython: `(a if c else b) as t`), and a lambda's `as` as its
+/// body's: the as_pattern is found by following last operands through
+/// parentheses, conditionals and lambdas.
+SyntaxNode withItemAs(SyntaxNode Value);
 
 /// A dotted name for identifier / attribute chains ("torch.npu.graph"),
 /// empty when N is not such a chain. getattr(x, "a") reads as "x.a".

@@ -3,7 +3,9 @@
 #include "Nesting.h"
 #include "NodeAccess.h"
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 #include <unordered_set>
 #include <vector>
 
@@ -42,6 +44,14 @@ struct Frame {
   Scope S;
   uint16_t Indent; ///< Indented blocks around N.
   NestingLevel L;
+};
+
+/// A logical line's indentation as CPython's tokenizer measures it: Col
+/// with a tab advancing to the next multiple of 8, Alt with a tab as one
+/// column. Lines at one level must agree in both (else it is a TabError);
+/// a form feed starts the count again.
+struct Indentation {
+  unsigned Col = 0, Alt = 0;
 };
 
 /// A block on a line of its own (not `if x: pass`) is one indentation level.
@@ -209,12 +219,192 @@ private:
     return N;
   }
 
+  static bool blank(char C) { return C == ' ' || C == '\t' || C == '\f'; }
+
+  /// The indentation of the logical line whose first token starts at byte
+  /// Start, or none when something precedes it on that logical line (a
+  /// `;`, a header's `:`). A line break escaped by a backslash joins two
+  /// physical lines, so the walk back goes on to the earlier one (CPython
+  /// measures the indentation of the first). Whatever a walk back cannot
+  /// read for certain (a comment that ends in a backslash, a byte-order
+  /// mark) also gives none: the rule then stays silent, never rejects.
+  std::optional<Indentation> lineIndentation(uint32_t Start) const {
+    size_t I = std::min<size_t>(Start, Src.size());
+    while (true) {
+      while (I > 0 && blank(Src[I - 1]))
+        --I;
+      if (I == 0)
+        break;
+      char C = Src[I - 1];
+      if (C != '\n' && C != '\r')
+        return std::nullopt;
+      size_t K = I - 1; // The line break; a "\r\n" is one.
+      if (C == '\n' && K > 0 && Src[K - 1] == '\r')
+        --K;
+      if (K == 0 || Src[K - 1] != '\\')
+        break;
+      I = K - 1; // Escaped: the line holds nothing but blanks before it.
+    }
+    Indentation In;
+    for (size_t J = I; J < Src.size() && blank(Src[J]); ++J) {
+      if (Src[J] == ' ') {
+        ++In.Col;
+        ++In.Alt;
+      } else if (Src[J] == '\t') {
+        In.Col = (In.Col / 8 + 1) * 8;
+        ++In.Alt;
+      } else {
+        In = {};
+      }
+    }
+    return In;
+  }
+
+  bool isStatement(SyntaxNode N) const {
+    return kindOf(N) != G.Comment && !isExtra(N);
+  }
+
+  /// The deepest indentation the lines of N leave open at its end (CPython's
+  /// indentation stack after N), or Base when N ends in no indented block.
+  unsigned trailingIndent(SyntaxNode N, unsigned Base) const {
+    unsigned Top = Base;
+    while (!isNull(N)) {
+      SyntaxNode Up = parentNode(N);
+      if (kindOf(N) == G.Block && !isNull(Up) &&
+          startPoint(N).row > startPoint(Up).row)
+        if (auto In = lineIndentation(startByte(N)))
+          Top = In->Col;
+      SyntaxNode Last{};
+      eachChild(N, true, [&](SyntaxNode C, TSFieldId) {
+        if (isStatement(C))
+          Last = C;
+      });
+      N = Last;
+    }
+    return Top;
+  }
+
+  /// N starts a line at In where lines at Want belong (Prev ends before it).
+  bool misplaced(SyntaxNode N, Indentation In, Indentation Want, SyntaxNode Prev) {
+    if (In.Col != Want.Col)
+      return reject(N, In.Col > trailingIndent(Prev, Want.Col)
+                           ? "unexpected indent"
+                           : "unindent does not match any outer indentation level");
+    if (In.Alt != Want.Alt)
+      return reject(N, "inconsistent use of tabs and spaces in indentation");
+    return true;
+  }
+
+  /// tree-sitter's scanner leaves indentation it has no use for as blanks:
+  /// a line indented deeper than its neighbours where no block opens, or
+  /// one that dedents to no enclosing level, still parses, into the block
+  /// or the module around it. CPython's tokenizer rejects both. Every
+  /// statement that starts a logical line must sit where its block's first
+  /// one does (the module's at column 0), and an indented block must be
+  /// deeper than its header by both of the tokenizer's measures.
+  bool checkIndents(SyntaxNode Container, bool IsModule) {
+    std::optional<Indentation> Want;
+    if (IsModule)
+      Want = Indentation{};
+    SyntaxNode Prev{};
+    bool Ok = true;
+    eachChild(Container, true, [&](SyntaxNode S, TSFieldId) {
+      if (!Ok || !isStatement(S))
+        return;
+      if (auto In = lineIndentation(startByte(S))) {
+        if (Want) {
+          Ok = misplaced(S, *In, *Want, Prev);
+        } else {
+          Want = In;
+          auto Outer = lineIndentation(startByte(parentNode(Container)));
+          if (Outer && In->Col > Outer->Col && In->Alt <= Outer->Alt)
+            Ok = reject(S, "inconsistent use of tabs and spaces in indentation");
+        }
+      }
+      Prev = S;
+    });
+    return Ok;
+  }
+
+  /// A compound statement's clauses (`elif`, `else`, `except`, `finally`)
+  /// and a definition's decorators start lines where the statement does.
+  bool checkClauses(SyntaxNode Stmt) {
+    auto Want = lineIndentation(startByte(Stmt));
+    if (!Want)
+      return true;
+    bool Decorated = kindOf(Stmt) == G.DecoratedDef;
+    SyntaxNode Prev{};
+    bool Ok = true;
+    eachChild(Stmt, true, [&](SyntaxNode C, TSFieldId) {
+      if (!Ok || !isStatement(C))
+        return;
+      TSSymbol K = kindOf(C);
+      bool Aligned = Decorated ? K == G.Decorator || K == G.FunctionDef || K == G.ClassDef
+                               : K == G.Elif || K == G.Else || K == G.Except ||
+                                     K == G.ExceptGroup || K == G.Finally;
+      if (Aligned && !isNull(Prev))
+        if (auto In = lineIndentation(startByte(C)))
+          Ok = misplaced(C, *In, *Want, Prev);
+      Prev = C;
+    });
+    return Ok;
+  }
+
+  /// `with a if c else b as t:` (Syntax.h, withItemAs): an as_pattern as
+  /// the last operand of a conditional, lambda or parentheses that make a
+  /// with item's value.
+  bool nestedInWithItem(SyntaxNode As) const {
+    SyntaxNode Top = As;
+    for (SyntaxNode P = parentNode(Top); !isNull(P); P = parentNode(P)) {
+      TSSymbol K = kindOf(P);
+      if (K != G.Parenthesized && K != G.Conditional && K != G.Lambda)
+        break;
+      Top = P;
+    }
+    SyntaxNode Item = parentNode(Top);
+    return !isNull(Item) && kindOf(Item) == G.WithItem &&
+           withItemAs(Top).id() == As.id();
+  }
+
+  /// Python 2's integers: a long suffix (`0xFFL`) and octal written with
+  /// a leading zero (`0177`); `00`, `0_0` and `0177j` are Python 3.
+  bool checkInteger(SyntaxNode N) {
+    std::string_view T = textOf(N, Src);
+    if (T.empty() || T.back() == 'j' || T.back() == 'J')
+      return true;
+    if (T.back() == 'l' || T.back() == 'L')
+      return reject(N, "Python 2 long integer literal");
+    if (T.size() > 1 && T[0] == '0' && (isdigit((unsigned char)T[1]) || T[1] == '_') &&
+        T.find_first_of("123456789") != std::string_view::npos)
+      return reject(N, "leading zeros in a decimal integer literal");
+    return true;
+  }
+
+  /// A string's prefix: Python 3 has no `ur`, and a backquote (Python 2's
+  /// repr) is read by the grammar as a string.
+  bool checkStringPrefix(SyntaxNode N) {
+    std::string_view Start = textOf(firstChildOf(N), Src);
+    if (!Start.empty() && Start[0] == '`')
+      return reject(N, "Python 2 backquote");
+    size_t Letters = Start.find_first_of("'\"");
+    std::string_view Prefix = Start.substr(0, std::min(Letters, Start.size()));
+    if (Prefix.size() > 1 && Prefix.find_first_of("uU") != std::string_view::npos)
+      return reject(N, "Python 2 string prefix");
+    return true;
+  }
+
   bool check(const Frame &F) {
     SyntaxNode N = F.N;
     TSSymbol K = kindOf(N);
     // CPython's tokenizer stops at 100 levels.
     if (indentedBlock(F, G.Block) && F.Indent + 1 >= 100)
       return reject(N, "too many levels of indentation");
+    if ((K == G.Module || K == G.Block) && !checkIndents(N, K == G.Module))
+      return false;
+    if ((K == G.If || K == G.For || K == G.While || K == G.Try ||
+         K == G.DecoratedDef) &&
+        !checkClauses(N))
+      return false;
     if (K == G.Assignment) {
       SyntaxNode Left = fieldOf(N, G.FLeft), Right = fieldOf(N, G.FRight);
       TSSymbol RK = kindOf(Right);
@@ -264,7 +454,7 @@ private:
     if (K == G.AsPattern && F.ParentKind != X.CasePattern) {
       // (`case [a, *b] as c:` binds a capture pattern: not an expression.)
       bool InExcept = F.ParentKind == G.Except || F.ParentKind == G.ExceptGroup;
-      if (F.ParentKind != G.WithItem && !InExcept)
+      if (F.ParentKind != G.WithItem && !InExcept && !nestedInWithItem(N))
         return reject(N, "'as' outside a with item or an except clause");
       SyntaxNode Target = firstChildOf(fieldOf(N, G.FAlias));
       if (InExcept ? !isName(kindOf(Target)) : !assignable(Target, false))
@@ -296,6 +486,20 @@ private:
       return checkArguments(N);
     if (K == G.Parameters || K == X.LambdaParameters)
       return checkParameters(N);
+    if (K == G.Integer)
+      return checkInteger(N);
+    if (K == G.String)
+      return checkStringPrefix(N);
+    if (K == G.Raise && kindOf(firstChildOf(N)) == G.ExpressionList)
+      return reject(N, "Python 2 raise with a comma");
+    if (K == G.Comparison && Src.find("barry_as_FLUFL") == std::string_view::npos) {
+      bool Ok = true;
+      eachChild(N, false, [&](SyntaxNode C, TSFieldId) {
+        if (Ok && !isNamed(C) && textOf(C, Src) == "<>")
+          Ok = reject(C, "Python 2 '<>' operator");
+      });
+      return Ok;
+    }
     if (K == G.Return && F.S != Scope::Function)
       return reject(N, "'return' outside function");
     if (K == G.Yield && F.S != Scope::Function)

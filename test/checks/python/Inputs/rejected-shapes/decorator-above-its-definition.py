@@ -1,0 +1,4 @@
+class Layer:
+    @staticmethod
+        def make():
+            return Layer()

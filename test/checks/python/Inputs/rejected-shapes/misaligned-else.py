@@ -1,0 +1,6 @@
+def pick(flag):
+    if flag:
+        value = 1
+      else:
+        value = 2
+    return value

@@ -1,0 +1,2 @@
+def differ(a, b):
+    return a <> b

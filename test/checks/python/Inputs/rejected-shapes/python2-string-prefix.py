@@ -1,0 +1,2 @@
+import re
+PATTERN = re.compile(ur'^(?:yes|no)$')
