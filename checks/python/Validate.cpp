@@ -224,8 +224,8 @@ private:
   /// The indentation of the logical line whose first token starts at byte
   /// Start, or none when something precedes it on that logical line (a
   /// `;`, a header's `:`). A line break escaped by a backslash joins two
-  /// physical lines, so the walk back goes on to the earlier one (CPython
-  /// measures the indentation of the first). Whatever a walk back cannot
+  /// physical lines, so the walk back goes on to the earlier one, where
+  /// CPython starts measuring (see below). Whatever a walk back cannot
   /// read for certain (a comment that ends in a backslash, a byte-order
   /// mark) also gives none: the rule then stays silent, never rejects.
   std::optional<Indentation> lineIndentation(uint32_t Start) const {
@@ -245,20 +245,68 @@ private:
         break;
       I = K - 1; // Escaped: the line holds nothing but blanks before it.
     }
+    // Forward as CPython's tokenizer counts (3.11): blanks on through
+    // escaped line breaks; the column of the first backslash decides,
+    // unless it is 0, when the count goes on into the next line.
     Indentation In;
-    for (size_t J = I; J < Src.size() && blank(Src[J]); ++J) {
-      if (Src[J] == ' ') {
+    unsigned ContCol = 0;
+    for (size_t J = I; J < Src.size(); ++J) {
+      char C = Src[J];
+      if (C == ' ') {
         ++In.Col;
         ++In.Alt;
-      } else if (Src[J] == '\t') {
+      } else if (C == '\t') {
         In.Col = (In.Col / 8 + 1) * 8;
         ++In.Alt;
-      } else {
+      } else if (C == '\f') {
         In = {};
+      } else if (C == '\\' && J + 1 < Src.size() &&
+                 (Src[J + 1] == '\n' || Src[J + 1] == '\r')) {
+        if (!ContCol)
+          ContCol = In.Col;
+        J += Src[J + 1] == '\r' && J + 2 < Src.size() && Src[J + 2] == '\n' ? 2 : 1;
+      } else {
+        break;
       }
     }
+    if (ContCol)
+      In.Col = In.Alt = ContCol;
     return In;
   }
+
+  /// The grammar's scanner counts a tab in an indentation as 8 columns,
+  /// CPython as the way to the next multiple of 8: they agree unless a tab
+  /// follows blanks that stop short of one (`"   \t"`). In a file with
+  /// such a line the tree's blocks are the scanner's, not CPython's, so
+  /// the indentation rules, which would judge the tree rather than the
+  /// file, stay silent (CPython's own verdict on the file cannot be read
+  /// from this tree).
+  bool scannerMiscountsTabs() {
+    if (!TabsKnown) {
+      TabsKnown = true;
+      for (size_t I = Src.find('\t'); I != std::string_view::npos && !TabsMiscounted;
+           I = Src.find('\t', I + 1)) {
+        size_t Line = Src.find_last_of("\n\r", I == 0 ? 0 : I - 1);
+        Line = Line == std::string_view::npos || I == 0 ? 0 : Line + 1;
+        Indentation In;
+        bool Leading = true;
+        for (size_t J = Line; J < I && Leading; ++J) {
+          char C = Src[J];
+          if (C == ' ')
+            ++In.Col;
+          else if (C == '\t')
+            In.Col = (In.Col / 8 + 1) * 8;
+          else if (C == '\f')
+            In.Col = 0;
+          else
+            Leading = false;
+        }
+        TabsMiscounted = Leading && In.Col % 8 != 0;
+      }
+    }
+    return TabsMiscounted;
+  }
+  bool TabsKnown = false, TabsMiscounted = false;
 
   bool isStatement(SyntaxNode N) const {
     return kindOf(N) != G.Comment && !isExtra(N);
@@ -303,6 +351,8 @@ private:
   /// one does (the module's at column 0), and an indented block must be
   /// deeper than its header by both of the tokenizer's measures.
   bool checkIndents(SyntaxNode Container, bool IsModule) {
+    if (scannerMiscountsTabs())
+      return true;
     std::optional<Indentation> Want;
     if (IsModule)
       Want = Indentation{};
@@ -329,6 +379,8 @@ private:
   /// A compound statement's clauses (`elif`, `else`, `except`, `finally`)
   /// and a definition's decorators start lines where the statement does.
   bool checkClauses(SyntaxNode Stmt) {
+    if (scannerMiscountsTabs())
+      return true;
     auto Want = lineIndentation(startByte(Stmt));
     if (!Want)
       return true;
@@ -364,6 +416,22 @@ private:
     SyntaxNode Item = parentNode(Top);
     return !isNull(Item) && kindOf(Item) == G.WithItem &&
            withItemAs(Top).id() == As.id();
+  }
+
+  /// Python 3's hard keywords: the grammar reads one where a name goes
+  /// (`f(pass)`, `s.in`, `x: a + or`) as an identifier, CPython never.
+  /// (`print` and `exec` are names in Python 3; soft keywords such as
+  /// `match`, `case` and `type` are names too.)
+  static bool hardKeyword(std::string_view T) {
+    if (T.size() < 2 || T.size() > 8)
+      return false;
+    static const std::unordered_set<std::string_view> Words = {
+        "False", "None",   "True",    "and",      "as",     "assert", "async",
+        "await", "break",  "class",   "continue", "def",    "del",    "elif",
+        "else",  "except", "finally", "for",      "from",   "global", "if",
+        "import", "in",    "is",      "lambda",   "nonlocal", "not",  "or",
+        "pass",  "raise",  "return",  "try",      "while",  "with",   "yield"};
+    return Words.count(T) != 0;
   }
 
   /// Python 2's integers: a long suffix (`0xFFL`) and octal written with
@@ -486,6 +554,8 @@ private:
       return checkArguments(N);
     if (K == G.Parameters || K == X.LambdaParameters)
       return checkParameters(N);
+    if (K == G.Identifier && hardKeyword(textOf(N, Src)))
+      return reject(N, "a keyword as a name");
     if (K == G.Integer)
       return checkInteger(N);
     if (K == G.String)

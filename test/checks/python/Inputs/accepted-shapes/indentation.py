@@ -1,7 +1,7 @@
 # Indentation CPython accepts that a rule on columns alone would not: the
-# first physical line of a logical line decides, a comment or a blank line
-# decides nothing, and statements after ';' or on a header's line start
-# no line.
+# first physical line of a logical line decides (but a backslash at column
+# 0 leaves it to the next line), a comment or a blank line decides nothing,
+# and statements after ';' or on a header's line start no line.
 import os
 
 total = 0; \
@@ -10,6 +10,12 @@ if total:
     first = 1
     \
   second = 2
+if count:
+    a = 1
+\
+    b = 2
+\
+c = 3
 if count: a = 1; b = 2
 else: c = 3
 def joined(x,
