@@ -282,29 +282,31 @@ private:
   /// file, stay silent (CPython's own verdict on the file cannot be read
   /// from this tree).
   bool scannerMiscountsTabs() {
-    if (!TabsKnown) {
-      TabsKnown = true;
-      for (size_t I = Src.find('\t'); I != std::string_view::npos && !TabsMiscounted;
-           I = Src.find('\t', I + 1)) {
-        size_t Line = Src.find_last_of("\n\r", I == 0 ? 0 : I - 1);
-        Line = Line == std::string_view::npos || I == 0 ? 0 : Line + 1;
-        Indentation In;
-        bool Leading = true;
-        for (size_t J = Line; J < I && Leading; ++J) {
-          char C = Src[J];
-          if (C == ' ')
-            ++In.Col;
-          else if (C == '\t')
-            In.Col = (In.Col / 8 + 1) * 8;
-          else if (C == '\f')
-            In.Col = 0;
-          else
-            Leading = false;
-        }
-        TabsMiscounted = Leading && In.Col % 8 != 0;
+    if (TabsKnown)
+      return TabsMiscounted;
+    TabsKnown = true;
+    // Each line that holds a tab once: its leading blanks only.
+    for (size_t I = Src.find('\t'); I != std::string_view::npos;) {
+      size_t Line = I == 0 ? std::string_view::npos : Src.find_last_of("\n\r", I - 1);
+      Line = Line == std::string_view::npos ? 0 : Line + 1;
+      unsigned Col = 0;
+      for (size_t J = Line; J < Src.size(); ++J) {
+        char C = Src[J];
+        if (C == '\t' && Col % 8 != 0)
+          return TabsMiscounted = true;
+        if (C == ' ')
+          ++Col;
+        else if (C == '\t')
+          Col = (Col / 8 + 1) * 8;
+        else if (C == '\f')
+          Col = 0;
+        else
+          break;
       }
+      size_t End = Src.find_first_of("\n\r", I);
+      I = End == std::string_view::npos ? End : Src.find('\t', End);
     }
-    return TabsMiscounted;
+    return false;
   }
   bool TabsKnown = false, TabsMiscounted = false;
 
@@ -366,7 +368,9 @@ private:
           Ok = misplaced(S, *In, *Want, Prev);
         } else {
           Want = In;
-          auto Outer = lineIndentation(startByte(parentNode(Container)));
+          SyntaxNode Header = parentNode(Container);
+          auto Outer = isNull(Header) ? std::nullopt
+                                      : lineIndentation(startByte(Header));
           if (Outer && In->Col > Outer->Col && In->Alt <= Outer->Alt)
             Ok = reject(S, "inconsistent use of tabs and spaces in indentation");
         }
@@ -562,13 +566,16 @@ private:
       return checkStringPrefix(N);
     if (K == G.Raise && kindOf(firstChildOf(N)) == G.ExpressionList)
       return reject(N, "Python 2 raise with a comma");
-    if (K == G.Comparison && Src.find("barry_as_FLUFL") == std::string_view::npos) {
-      bool Ok = true;
+    if (K == G.Comparison) {
+      SyntaxNode Diamond{};
       eachChild(N, false, [&](SyntaxNode C, TSFieldId) {
-        if (Ok && !isNamed(C) && textOf(C, Src) == "<>")
-          Ok = reject(C, "Python 2 '<>' operator");
+        if (isNull(Diamond) && !isNamed(C) && textOf(C, Src) == "<>")
+          Diamond = C;
       });
-      return Ok;
+      // (`from __future__ import barry_as_FLUFL` makes it Python 3.)
+      if (!isNull(Diamond) && Src.find("barry_as_FLUFL") == std::string_view::npos)
+        return reject(Diamond, "Python 2 '<>' operator");
+      return true;
     }
     if (K == G.Return && F.S != Scope::Function)
       return reject(N, "'return' outside function");
