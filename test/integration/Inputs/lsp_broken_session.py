@@ -97,6 +97,9 @@ wait_publish("open")
 
 edits = [
     ("stray colon", "x = a:b.c\n"),
+    # One space too many before a def: tree-sitter parses it, CPython does
+    # not (unexpected indent); nothing is analysed, nothing published.
+    ("stray indent", good.replace("\ndef ", "\n def ", 1)),
     ("cut off", good[:len(good) // 2]),
     ("deep or", "x = " + " or ".join(["a"] * 10000) + "\n"),
     ("binary", "\x00\x01\x02\x7f\x1b[0m\x00" * 20),
