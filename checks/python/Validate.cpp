@@ -52,14 +52,32 @@ struct Frame {
 /// a form feed starts the count again.
 struct Indentation {
   unsigned Col = 0, Alt = 0;
+  /// Counts blank C; false (and no change) for any other character.
+  bool advance(char C) {
+    if (C == ' ') {
+      ++Col;
+      ++Alt;
+    } else if (C == '\t') {
+      Col = (Col / 8 + 1) * 8;
+      ++Alt;
+    } else if (C == '\f') {
+      Col = Alt = 0;
+    } else {
+      return false;
+    }
+    return true;
+  }
 };
 
 /// A block on a line of its own (not `if x: pass`) is one indentation level.
 /// Rows only for blocks: a row is a search in the line table, and a walk
 /// that found every node's row spent 1.5% of a run doing it.
+bool indentedBlock(SyntaxNode N, TSSymbol Block) {
+  SyntaxNode Up = parentNode(N);
+  return kindOf(N) == Block && !isNull(Up) && startPoint(N).row > startPoint(Up).row;
+}
 bool indentedBlock(const Frame &F, TSSymbol Block) {
-  return kindOf(F.N) == Block &&
-         startPoint(F.N).row > startPoint(parentNode(F.N)).row;
+  return indentedBlock(F.N, Block);
 }
 
 class Validator {
@@ -252,15 +270,9 @@ private:
     unsigned ContCol = 0;
     for (size_t J = I; J < Src.size(); ++J) {
       char C = Src[J];
-      if (C == ' ') {
-        ++In.Col;
-        ++In.Alt;
-      } else if (C == '\t') {
-        In.Col = (In.Col / 8 + 1) * 8;
-        ++In.Alt;
-      } else if (C == '\f') {
-        In = {};
-      } else if (C == '\\' && J + 1 < Src.size() &&
+      if (In.advance(C))
+        continue;
+      if (C == '\\' && J + 1 < Src.size() &&
                  (Src[J + 1] == '\n' || Src[J + 1] == '\r')) {
         if (!ContCol)
           ContCol = In.Col;
@@ -289,18 +301,11 @@ private:
     for (size_t I = Src.find('\t'); I != std::string_view::npos;) {
       size_t Line = I == 0 ? std::string_view::npos : Src.find_last_of("\n\r", I - 1);
       Line = Line == std::string_view::npos ? 0 : Line + 1;
-      unsigned Col = 0;
+      Indentation In;
       for (size_t J = Line; J < Src.size(); ++J) {
-        char C = Src[J];
-        if (C == '\t' && Col % 8 != 0)
+        if (Src[J] == '\t' && In.Col % 8 != 0)
           return TabsMiscounted = true;
-        if (C == ' ')
-          ++Col;
-        else if (C == '\t')
-          Col = (Col / 8 + 1) * 8;
-        else if (C == '\f')
-          Col = 0;
-        else
+        if (!In.advance(Src[J]))
           break;
       }
       size_t End = Src.find_first_of("\n\r", I);
@@ -319,9 +324,7 @@ private:
   unsigned trailingIndent(SyntaxNode N, unsigned Base) const {
     unsigned Top = Base;
     while (!isNull(N)) {
-      SyntaxNode Up = parentNode(N);
-      if (kindOf(N) == G.Block && !isNull(Up) &&
-          startPoint(N).row > startPoint(Up).row)
+      if (indentedBlock(N, G.Block))
         if (auto In = lineIndentation(startByte(N)))
           Top = In->Col;
       SyntaxNode Last{};
@@ -406,20 +409,13 @@ private:
     return Ok;
   }
 
-  /// `with a if c else b as t:` (Syntax.h, withItemAs): an as_pattern as
-  /// the last operand of a conditional, lambda or parentheses that make a
-  /// with item's value.
+  /// `with a if c else b as t:`: As is the `as` withItemAs (Syntax.h)
+  /// finds in the value of the nearest with item around it.
   bool nestedInWithItem(SyntaxNode As) const {
-    SyntaxNode Top = As;
-    for (SyntaxNode P = parentNode(Top); !isNull(P); P = parentNode(P)) {
-      TSSymbol K = kindOf(P);
-      if (K != G.Parenthesized && K != G.Conditional && K != G.Lambda)
-        break;
-      Top = P;
-    }
-    SyntaxNode Item = parentNode(Top);
-    return !isNull(Item) && kindOf(Item) == G.WithItem &&
-           withItemAs(Top).id() == As.id();
+    SyntaxNode Item = parentNode(As);
+    while (!isNull(Item) && kindOf(Item) != G.WithItem)
+      Item = parentNode(Item);
+    return !isNull(Item) && withItemAs(fieldOf(Item, G.FValue)).id() == As.id();
   }
 
   /// Python 3's hard keywords: the grammar reads one where a name goes
