@@ -28,6 +28,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
@@ -156,12 +157,58 @@ bool findPython2(SyntaxNode Root, TSPoint &Where) {
   });
 }
 
+/// Where CPython reports a missing block: at the first token after the
+/// header's colon, the one that should have been indented (blanks, line
+/// breaks, comments and escaped line breaks skipped), or at the colon's end
+/// when the file ends there.
+uint32_t tokenAfterHeader(llvm::StringRef Text, uint32_t From) {
+  uint32_t I = From;
+  while (I < Text.size()) {
+    char Ch = Text[I];
+    if (Ch == ' ' || Ch == '\t' || Ch == '\f' || Ch == '\r' || Ch == '\n') {
+      ++I;
+    } else if (Ch == '#') {
+      while (I < Text.size() && Text[I] != '\n')
+        ++I;
+    } else if (Ch == '\\' && I + 1 < Text.size() &&
+               (Text[I + 1] == '\n' || Text[I + 1] == '\r')) {
+      I += 2;
+    } else {
+      return I;
+    }
+  }
+  return From;
+}
+
+/// CPython's name for the statement a block belongs to, from its first
+/// keyword ("'if' statement", "function definition"); empty when unsure.
+std::string headerKind(llvm::StringRef Text, SyntaxNode Header) {
+  auto IsWordChar = [](char Ch) { return llvm::isAlpha(Ch) || Ch == '_'; };
+  llvm::StringRef Rest = Text.substr(startByte(Header));
+  llvm::StringRef Word = Rest.take_while(IsWordChar);
+  if (Word == "async") // async def/for/with: named by what follows
+    Word = Rest.drop_front(Word.size()).ltrim(" \t\f\\\r\n").take_while(IsWordChar);
+  if (Word == "except" && Rest.drop_front(Word.size()).ltrim(" \t\f").starts_with("*"))
+    return "'except*' statement";
+  if (Word == "def")
+    return "function definition";
+  if (Word == "class")
+    return "class definition";
+  for (const char *K : {"if", "elif", "else", "for", "while", "with", "try",
+                        "except", "finally", "case"})
+    if (Word == K)
+      return "'" + Word.str() + "' statement";
+  return "";
+}
+
 /// A compound statement whose body holds no statement (`if x:` followed by
 /// a line at the same indentation). tree-sitter's grammar accepts it as an
-/// empty block; CPython rejects the file ("expected an indented block").
-bool findEmptyBlock(SyntaxNode Root, TSPoint &Where) {
+/// empty block; CPython rejects the file ("expected an indented block
+/// after 'if' statement on line N", at the line that is not indented).
+bool findEmptyBlock(const SyntaxTree &T, llvm::StringRef Text,
+                    std::string &Problem) {
   const Grammar &G = Grammar::get();
-  return findAmongStatements(Root, /*IntoErrors=*/false, [&](SyntaxNode C) {
+  return findAmongStatements(T.root(), /*IntoErrors=*/false, [&](SyntaxNode C) {
     if (symbolOf(C) != G.Block)
       return false;
     bool HasStatement = false;
@@ -170,7 +217,15 @@ bool findEmptyBlock(SyntaxNode Root, TSPoint &Where) {
     });
     if (HasStatement)
       return false;
-    Where = startPoint(C);
+    SyntaxNode Header = parentNode(C);
+    std::string Kind = headerKind(Text, Header);
+    std::string HeaderLine = std::to_string(startPoint(Header).row + 1);
+    Problem = "syntax error at " +
+              at(T.pointAt(tokenAfterHeader(Text, startByte(C)))) +
+              " (expected an indented block after " +
+              (Kind.empty() ? "line " + HeaderLine
+                            : Kind + " on line " + HeaderLine) +
+              "); not analysed";
     return true;
   });
 }
@@ -258,12 +313,8 @@ SyntaxTree *parseChecked(
               "); only Python 3 is analysed";
     return nullptr;
   }
-  TSPoint Empty;
-  if (findEmptyBlock(Root, Empty)) {
-    Problem = "syntax error at " + at(Empty) +
-              " (expected an indented block); not analysed";
+  if (findEmptyBlock(*T, Text, Problem))
     return nullptr;
-  }
   auto TooDeep = std::make_shared<std::unordered_set<const void *>>();
   if (!acceptedByCPython(Root, Text, Problem, TooDeep.get()))
     return nullptr;
