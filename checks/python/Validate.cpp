@@ -16,7 +16,7 @@ namespace {
 /// Kinds the shared Grammar table does not name.
 struct ExtraKinds {
   TSSymbol KeywordIdentifier, LambdaParameters, KeywordSeparator, Nonlocal,
-      CasePattern;
+      CasePattern, ConstrainedType, TypeParameter;
   static const ExtraKinds &get() {
     static const ExtraKinds K = [] {
       const TSLanguage *L = Grammar::get().Lang;
@@ -30,6 +30,8 @@ struct ExtraKinds {
       E.KeywordSeparator = Sym("keyword_separator");
       E.Nonlocal = Sym("nonlocal_statement");
       E.CasePattern = Sym("case_pattern");
+      E.ConstrainedType = Sym("constrained_type");
+      E.TypeParameter = Sym("type_parameter");
       return E;
     }();
     return K;
@@ -112,6 +114,7 @@ public:
   }
 
   SyntaxNode At{};
+  bool AtEnd = false; ///< The position is At's end, not its start.
   const char *Why = nullptr;
 
 private:
@@ -122,6 +125,11 @@ private:
     At = N;
     Why = Reason;
     return false;
+  }
+  /// Rejected just after N (where CPython's tokenizer ended the line).
+  bool rejectAfter(SyntaxNode N, const char *Reason) {
+    AtEnd = true;
+    return reject(N, Reason);
   }
 
   bool isName(TSSymbol K) const {
@@ -461,6 +469,48 @@ private:
     return true;
   }
 
+  /// The first unnamed child of N spelled T (a `:`, a `.`), or null.
+  SyntaxNode tokenIn(SyntaxNode N, std::string_view T) const {
+    SyntaxNode Found{};
+    eachChild(N, false, [&](SyntaxNode C, TSFieldId) {
+      if (isNull(Found) && !isNamed(C) && textOf(C, Src) == T)
+        Found = C;
+    });
+    return Found;
+  }
+
+  /// `from m import a.b`: the grammar reads each imported name as a
+  /// dotted name; CPython takes one identifier (the dot is where it stops).
+  bool checkImportedNames(SyntaxNode N) {
+    bool Ok = true;
+    eachChild(N, true, [&](SyntaxNode C, TSFieldId Fi) {
+      if (!Ok || Fi != G.FName)
+        return;
+      SyntaxNode Name = kindOf(C) == G.AliasedImport ? fieldOf(C, G.FName) : C;
+      if (kindOf(Name) != G.DottedName)
+        return;
+      if (SyntaxNode Dot = tokenIn(Name, "."); !isNull(Dot))
+        Ok = reject(Dot, "a dotted name imported by 'from ... import'");
+    });
+    return Ok;
+  }
+
+  /// Whether the text between two tokens of one simple statement breaks
+  /// the logical line: a line break not escaped by a backslash. (A
+  /// statement's annotation is never inside brackets, where breaks are
+  /// free; comments cannot sit between a `:` and its annotation unless a
+  /// line break follows them.)
+  bool breaksLine(uint32_t From, uint32_t To) const {
+    for (uint32_t I = From; I < To && I < Src.size(); ++I) {
+      if (Src[I] != '\n' && Src[I] != '\r')
+        continue;
+      if (I == 0 || (Src[I - 1] != '\\' &&
+                     !(Src[I - 1] == '\r' && I >= 2 && Src[I - 2] == '\\')))
+        return true;
+    }
+    return false;
+  }
+
   bool check(const Frame &F) {
     SyntaxNode N = F.N;
     TSSymbol K = kindOf(N);
@@ -476,7 +526,13 @@ private:
     if (K == G.Assignment) {
       SyntaxNode Left = fieldOf(N, G.FLeft), Right = fieldOf(N, G.FRight);
       TSSymbol RK = kindOf(Right);
-      if (!isNull(fieldOf(N, G.FType))) {
+      if (SyntaxNode Type = fieldOf(N, G.FType); !isNull(Type)) {
+        // `els:` above an indented block: the grammar's scanner emits no
+        // line end there and reads the block's first line as the
+        // annotation; CPython ends the statement at the colon.
+        if (SyntaxNode Colon = tokenIn(N, ":");
+            !isNull(Colon) && breaksLine(endByte(Colon), startByte(Type)))
+          return rejectAfter(Colon, "an annotation must be on the line of its ':'");
         if (F.ParentKind != G.ExprStmt)
           return reject(N, "annotated assignment inside an expression");
         if (!singleTarget(Left))
@@ -552,6 +608,14 @@ private:
     }
     if (K == G.ArgumentList)
       return checkArguments(N);
+    if (K == G.ImportFrom || K == G.FutureImport)
+      return checkImportedNames(N);
+    // `a: b: c`: a type with a bound is a type parameter's (`[T: int]`,
+    // also a slice in a subscript, `x: a[i:j]`), never an annotation.
+    if (K == X.ConstrainedType &&
+        kindOf(parentNode(parentNode(N))) != X.TypeParameter)
+      if (SyntaxNode Colon = tokenIn(N, ":"); true)
+        return reject(isNull(Colon) ? N : Colon, "a ':' inside an annotation");
     if (K == G.Parameters || K == X.LambdaParameters)
       return checkParameters(N);
     if (K == G.Identifier && hardKeyword(textOf(N, Src)))
@@ -591,7 +655,7 @@ bool tether::python::acceptedByCPython(
   Validator V(Src);
   if (V.run(Root, TooDeep))
     return true;
-  TSPoint P = startPoint(V.At);
+  TSPoint P = V.AtEnd ? endPoint(V.At) : startPoint(V.At);
   Problem = "syntax error at line " + std::to_string(P.row + 1) + ", column " +
             std::to_string(P.column + 1) + " (" + V.Why + "); not analysed";
   return false;
