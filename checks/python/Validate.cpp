@@ -495,11 +495,8 @@ private:
     return Ok;
   }
 
-  /// Whether the text between two tokens of one simple statement breaks
-  /// the logical line: a line break not escaped by a backslash. (A
-  /// statement's annotation is never inside brackets, where breaks are
-  /// free; comments cannot sit between a `:` and its annotation unless a
-  /// line break follows them.)
+  /// Whether the text between two tokens breaks the logical line: a line
+  /// break not escaped by a backslash.
   bool breaksLine(uint32_t From, uint32_t To) const {
     for (uint32_t I = From; I < To && I < Src.size(); ++I) {
       if (Src[I] != '\n' && Src[I] != '\r')
@@ -511,6 +508,52 @@ private:
     return false;
   }
 
+  bool simpleStatement(TSSymbol K) const {
+    return K == G.ExprStmt || K == G.Return || K == G.Delete || K == G.Raise ||
+           K == G.Assert || K == G.Import || K == G.ImportFrom ||
+           K == G.FutureImport || K == G.Global || K == X.Nonlocal ||
+           K == G.Decorator;
+  }
+
+  /// A simple statement that runs on past the end of its line: a line break
+  /// outside brackets, not escaped. The grammar's scanner emits a line end
+  /// only where the grammar can take one, so `x =` above `y = 1` reads as
+  /// `x = y = 1`, `els:` above its block as an annotation of `els`, and
+  /// `from m` above `import n` as one import; CPython ends the statement at
+  /// the line break. Returns the token the line ends after, or null. Only
+  /// statements whose text spans lines are walked; a string is one token.
+  SyntaxNode lineEndedAfter(SyntaxNode Stmt) const {
+    uint32_t S = startByte(Stmt), E = endByte(Stmt);
+    if (E > Src.size() ||
+        Src.substr(S, E - S).find_first_of("\n\r") == std::string_view::npos)
+      return {};
+    int Depth = 0;
+    SyntaxNode Prev{};
+    std::vector<SyntaxNode> Work{Stmt};
+    std::vector<SyntaxNode> Kids;
+    while (!Work.empty()) {
+      SyntaxNode N = Work.back();
+      Work.pop_back();
+      if (kindOf(N) != G.String && childCount(N) != 0) {
+        Kids.clear();
+        eachChild(N, false, [&](SyntaxNode C, TSFieldId) { Kids.push_back(C); });
+        Work.insert(Work.end(), Kids.rbegin(), Kids.rend());
+        continue;
+      }
+      if (Depth == 0 && !isNull(Prev) && breaksLine(endByte(Prev), startByte(N)))
+        return Prev;
+      if (!isNamed(N)) {
+        std::string_view T = textOf(N, Src);
+        if (T == "(" || T == "[" || T == "{")
+          ++Depth;
+        else if ((T == ")" || T == "]" || T == "}") && Depth > 0)
+          --Depth;
+      }
+      Prev = N;
+    }
+    return {};
+  }
+
   bool check(const Frame &F) {
     SyntaxNode N = F.N;
     TSSymbol K = kindOf(N);
@@ -519,6 +562,9 @@ private:
       return reject(N, "too many levels of indentation");
     if ((K == G.Module || K == G.Block) && !checkIndents(N, K == G.Module))
       return false;
+    if (simpleStatement(K))
+      if (SyntaxNode Last = lineEndedAfter(N); !isNull(Last))
+        return rejectAfter(Last, "the statement goes on past the end of its line");
     if ((K == G.If || K == G.For || K == G.While || K == G.Try ||
          K == G.DecoratedDef) &&
         !checkClauses(N))
@@ -526,13 +572,7 @@ private:
     if (K == G.Assignment) {
       SyntaxNode Left = fieldOf(N, G.FLeft), Right = fieldOf(N, G.FRight);
       TSSymbol RK = kindOf(Right);
-      if (SyntaxNode Type = fieldOf(N, G.FType); !isNull(Type)) {
-        // `els:` above an indented block: the grammar's scanner emits no
-        // line end there and reads the block's first line as the
-        // annotation; CPython ends the statement at the colon.
-        if (SyntaxNode Colon = tokenIn(N, ":");
-            !isNull(Colon) && breaksLine(endByte(Colon), startByte(Type)))
-          return rejectAfter(Colon, "an annotation must be on the line of its ':'");
+      if (!isNull(fieldOf(N, G.FType))) {
         if (F.ParentKind != G.ExprStmt)
           return reject(N, "annotated assignment inside an expression");
         if (!singleTarget(Left))
