@@ -16,7 +16,7 @@ namespace {
 /// Kinds the shared Grammar table does not name.
 struct ExtraKinds {
   TSSymbol KeywordIdentifier, LambdaParameters, KeywordSeparator, Nonlocal,
-      CasePattern, ConstrainedType, TypeParameter;
+      CasePattern, ConstrainedType, TypeParameter, Set, BinaryOp;
   static const ExtraKinds &get() {
     static const ExtraKinds K = [] {
       const TSLanguage *L = Grammar::get().Lang;
@@ -32,6 +32,8 @@ struct ExtraKinds {
       E.CasePattern = Sym("case_pattern");
       E.ConstrainedType = Sym("constrained_type");
       E.TypeParameter = Sym("type_parameter");
+      E.Set = Sym("set");
+      E.BinaryOp = Sym("binary_operator");
       return E;
     }();
     return K;
@@ -508,6 +510,36 @@ private:
     return false;
   }
 
+  /// Whether the starred expression N stands where CPython takes one. `*`
+  /// applies to a whole bitwise-or expression (`*k.shape`, `*a + b`), but
+  /// the grammar sometimes binds it to the first operand only (`(*k).shape`,
+  /// `(*a) + b`): the place judged is the top of that chain of first
+  /// operands. `(*x)` reads as a tuple without a comma.
+  bool starredAllowed(SyntaxNode N) const {
+    SyntaxNode Top = N, P = parentNode(N);
+    while (!isNull(P)) {
+      TSSymbol PK = kindOf(P);
+      TSFieldId First = PK == G.Attribute  ? G.FObject
+                        : PK == G.Call     ? G.FFunction
+                        : PK == G.Subscript ? G.FValue
+                        : PK == X.BinaryOp ? G.FLeft
+                                           : 0;
+      if (!First || !(fieldOf(P, First) == Top))
+        break;
+      Top = P;
+      P = parentNode(P);
+    }
+    TSSymbol PK = kindOf(P);
+    if (PK == G.Tuple)
+      return !isNull(tokenIn(P, ","));
+    return PK == G.List || PK == X.Set || PK == G.ExpressionList ||
+           PK == G.ArgumentList || PK == G.Subscript || PK == G.Type ||
+           PK == G.TypedParam || PK == G.Parameters ||
+           PK == X.LambdaParameters || PK == G.PatternList ||
+           PK == G.ListPattern || PK == G.TuplePattern ||
+           PK == X.TypeParameter;
+  }
+
   bool simpleStatement(TSSymbol K) const {
     return K == G.ExprStmt || K == G.Return || K == G.Delete || K == G.Raise ||
            K == G.Assert || K == G.Import || K == G.ImportFrom ||
@@ -648,6 +680,12 @@ private:
     }
     if (K == G.ArgumentList)
       return checkArguments(N);
+    // `*x` stands only among the elements of a display, a tuple or an
+    // argument list (and in a subscript, a parameter, an annotation); the
+    // grammar reads it as an operand anywhere (`y = *x`, `a + *b`,
+    // `for k in *keys:`, `(*x)`, `[*x for x in y]`).
+    if (K == G.ListSplat && !starredAllowed(N))
+      return reject(N, "a starred expression where none is allowed");
     if (K == G.ImportFrom || K == G.FutureImport)
       return checkImportedNames(N);
     // `a: b: c`: a type with a bound is a type parameter's (`[T: int]`,
