@@ -16,7 +16,7 @@ namespace {
 /// Kinds the shared Grammar table does not name.
 struct ExtraKinds {
   TSSymbol KeywordIdentifier, LambdaParameters, KeywordSeparator, Nonlocal,
-      CasePattern, ConstrainedType, TypeParameter, Set, BinaryOp;
+      CasePattern, ConstrainedType, TypeParameter, Set, BinaryOp, Float;
   static const ExtraKinds &get() {
     static const ExtraKinds K = [] {
       const TSLanguage *L = Grammar::get().Lang;
@@ -34,6 +34,7 @@ struct ExtraKinds {
       E.TypeParameter = Sym("type_parameter");
       E.Set = Sym("set");
       E.BinaryOp = Sym("binary_operator");
+      E.Float = Sym("float");
       return E;
     }();
     return K;
@@ -446,7 +447,25 @@ private:
 
   /// Python 2's integers: a long suffix (`0xFFL`) and octal written with
   /// a leading zero (`0177`); `00`, `0_0` and `0177j` are Python 3.
+  /// A number's underscores stand between two digits (`1_000`, `0x_1f`);
+  /// the grammar also takes `1_`, `1__0`, `1_.5`.
+  bool checkUnderscores(SyntaxNode N) {
+    std::string_view T = textOf(N, Src);
+    bool Hex = T.size() > 1 && T[0] == '0' && (T[1] == 'x' || T[1] == 'X');
+    auto Digit = [&](char C) {
+      return Hex ? isxdigit((unsigned char)C) != 0 : isdigit((unsigned char)C) != 0;
+    };
+    for (size_t I = T.find('_'); I != std::string_view::npos; I = T.find('_', I + 1)) {
+      bool AfterPrefix = I == 2 && T[0] == '0' && strchr("xXoObB", T[1]);
+      if (I + 1 >= T.size() || !Digit(T[I + 1]) || (!AfterPrefix && !Digit(T[I - 1])))
+        return reject(N, "an underscore not between digits in a number");
+    }
+    return true;
+  }
+
   bool checkInteger(SyntaxNode N) {
+    if (!checkUnderscores(N))
+      return false;
     std::string_view T = textOf(N, Src);
     if (T.empty() || T.back() == 'j' || T.back() == 'J')
       return true;
@@ -700,6 +719,8 @@ private:
       return reject(N, "a keyword as a name");
     if (K == G.Integer)
       return checkInteger(N);
+    if (K == X.Float)
+      return checkUnderscores(N);
     if (K == G.String)
       return checkStringPrefix(N);
     if (K == G.Raise && kindOf(firstChildOf(N)) == G.ExpressionList)
