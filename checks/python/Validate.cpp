@@ -1,5 +1,6 @@
 //===- Validate.cpp - Trees tree-sitter accepts and CPython rejects -------===//
 #include "Validate.h"
+#include "ValidateIndent.h"
 #include "Nesting.h"
 #include "NodeAccess.h"
 
@@ -51,43 +52,13 @@ struct Frame {
   NestingLevel L;
 };
 
-/// A logical line's indentation as CPython's tokenizer measures it: Col
-/// with a tab advancing to the next multiple of 8, Alt with a tab as one
-/// column. Lines at one level must agree in both (else it is a TabError);
-/// a form feed starts the count again.
-struct Indentation {
-  unsigned Col = 0, Alt = 0;
-  /// Counts blank C; false (and no change) for any other character.
-  bool advance(char C) {
-    if (C == ' ') {
-      ++Col;
-      ++Alt;
-    } else if (C == '\t') {
-      Col = (Col / 8 + 1) * 8;
-      ++Alt;
-    } else if (C == '\f') {
-      Col = Alt = 0;
-    } else {
-      return false;
-    }
-    return true;
-  }
-};
-
-/// A block on a line of its own (not `if x: pass`) is one indentation level.
-/// Rows only for blocks: a row is a search in the line table, and a walk
-/// that found every node's row spent 1.5% of a run doing it.
-bool indentedBlock(SyntaxNode N, TSSymbol Block) {
-  SyntaxNode Up = parentNode(N);
-  return kindOf(N) == Block && !isNull(Up) && startPoint(N).row > startPoint(Up).row;
-}
 bool indentedBlock(const Frame &F, TSSymbol Block) {
   return indentedBlock(F.N, Block);
 }
 
 class Validator {
 public:
-  explicit Validator(std::string_view Src) : Src(Src) {}
+  explicit Validator(std::string_view Src) : Src(Src), Indents(Src) {}
 
   /// The first rejected shape in document order: its node and why. Adds
   /// the scopes that nest too deep to TooDeep, when given.
@@ -122,6 +93,7 @@ public:
 
 private:
   std::string_view Src;
+  IndentationRules Indents;
   const Grammar &G = Grammar::get();
   const ExtraKinds &X = ExtraKinds::get();
   bool reject(SyntaxNode N, const char *Reason) {
@@ -248,178 +220,6 @@ private:
     return N;
   }
 
-  static bool blank(char C) { return C == ' ' || C == '\t' || C == '\f'; }
-
-  /// The indentation of the logical line whose first token starts at byte
-  /// Start, or none when something precedes it on that logical line (a
-  /// `;`, a header's `:`). A line break escaped by a backslash joins two
-  /// physical lines, so the walk back goes on to the earlier one, where
-  /// CPython starts measuring (see below). Whatever a walk back cannot
-  /// read for certain (a comment that ends in a backslash, a byte-order
-  /// mark) also gives none: the rule then stays silent, never rejects.
-  std::optional<Indentation> lineIndentation(uint32_t Start) const {
-    size_t I = std::min<size_t>(Start, Src.size());
-    while (true) {
-      while (I > 0 && blank(Src[I - 1]))
-        --I;
-      if (I == 0)
-        break;
-      char C = Src[I - 1];
-      if (C != '\n' && C != '\r')
-        return std::nullopt;
-      size_t K = I - 1; // The line break; a "\r\n" is one.
-      if (C == '\n' && K > 0 && Src[K - 1] == '\r')
-        --K;
-      if (K == 0 || Src[K - 1] != '\\')
-        break;
-      I = K - 1; // Escaped: the line holds nothing but blanks before it.
-    }
-    // Forward as CPython's tokenizer counts (3.11): blanks on through
-    // escaped line breaks; the column of the first backslash decides,
-    // unless it is 0, when the count goes on into the next line.
-    Indentation In;
-    unsigned ContCol = 0;
-    for (size_t J = I; J < Src.size(); ++J) {
-      char C = Src[J];
-      if (In.advance(C))
-        continue;
-      if (C == '\\' && J + 1 < Src.size() &&
-                 (Src[J + 1] == '\n' || Src[J + 1] == '\r')) {
-        if (!ContCol)
-          ContCol = In.Col;
-        J += Src[J + 1] == '\r' && J + 2 < Src.size() && Src[J + 2] == '\n' ? 2 : 1;
-      } else {
-        break;
-      }
-    }
-    if (ContCol)
-      In.Col = In.Alt = ContCol;
-    return In;
-  }
-
-  /// The grammar's scanner counts a tab in an indentation as 8 columns,
-  /// CPython as the way to the next multiple of 8: they agree unless a tab
-  /// follows blanks that stop short of one (`"   \t"`). In a file with
-  /// such a line the tree's blocks are the scanner's, not CPython's, so
-  /// the indentation rules, which would judge the tree rather than the
-  /// file, stay silent (CPython's own verdict on the file cannot be read
-  /// from this tree).
-  bool scannerMiscountsTabs() {
-    if (TabsKnown)
-      return TabsMiscounted;
-    TabsKnown = true;
-    // Each line that holds a tab once: its leading blanks only.
-    for (size_t I = Src.find('\t'); I != std::string_view::npos;) {
-      size_t Line = I == 0 ? std::string_view::npos : Src.find_last_of("\n\r", I - 1);
-      Line = Line == std::string_view::npos ? 0 : Line + 1;
-      Indentation In;
-      for (size_t J = Line; J < Src.size(); ++J) {
-        if (Src[J] == '\t' && In.Col % 8 != 0)
-          return TabsMiscounted = true;
-        if (!In.advance(Src[J]))
-          break;
-      }
-      size_t End = Src.find_first_of("\n\r", I);
-      I = End == std::string_view::npos ? End : Src.find('\t', End);
-    }
-    return false;
-  }
-  bool TabsKnown = false, TabsMiscounted = false;
-
-  bool isStatement(SyntaxNode N) const {
-    return kindOf(N) != G.Comment && !isExtra(N);
-  }
-
-  /// The deepest indentation the lines of N leave open at its end (CPython's
-  /// indentation stack after N), or Base when N ends in no indented block.
-  unsigned trailingIndent(SyntaxNode N, unsigned Base) const {
-    unsigned Top = Base;
-    while (!isNull(N)) {
-      if (indentedBlock(N, G.Block))
-        if (auto In = lineIndentation(startByte(N)))
-          Top = In->Col;
-      SyntaxNode Last{};
-      eachChild(N, true, [&](SyntaxNode C, TSFieldId) {
-        if (isStatement(C))
-          Last = C;
-      });
-      N = Last;
-    }
-    return Top;
-  }
-
-  /// N starts a line at In where lines at Want belong (Prev ends before it).
-  bool misplaced(SyntaxNode N, Indentation In, Indentation Want, SyntaxNode Prev) {
-    if (In.Col != Want.Col)
-      return reject(N, In.Col > trailingIndent(Prev, Want.Col)
-                           ? "unexpected indent"
-                           : "unindent does not match any outer indentation level");
-    if (In.Alt != Want.Alt)
-      return reject(N, "inconsistent use of tabs and spaces in indentation");
-    return true;
-  }
-
-  /// tree-sitter's scanner leaves indentation it has no use for as blanks:
-  /// a line indented deeper than its neighbours where no block opens, or
-  /// one that dedents to no enclosing level, still parses, into the block
-  /// or the module around it. CPython's tokenizer rejects both. Every
-  /// statement that starts a logical line must sit where its block's first
-  /// one does (the module's at column 0), and an indented block must be
-  /// deeper than its header by both of the tokenizer's measures.
-  bool checkIndents(SyntaxNode Container, bool IsModule) {
-    if (scannerMiscountsTabs())
-      return true;
-    std::optional<Indentation> Want;
-    if (IsModule)
-      Want = Indentation{};
-    SyntaxNode Prev{};
-    bool Ok = true;
-    eachChild(Container, true, [&](SyntaxNode S, TSFieldId) {
-      if (!Ok || !isStatement(S))
-        return;
-      if (auto In = lineIndentation(startByte(S))) {
-        if (Want) {
-          Ok = misplaced(S, *In, *Want, Prev);
-        } else {
-          Want = In;
-          SyntaxNode Header = parentNode(Container);
-          auto Outer = isNull(Header) ? std::nullopt
-                                      : lineIndentation(startByte(Header));
-          if (Outer && In->Col > Outer->Col && In->Alt <= Outer->Alt)
-            Ok = reject(S, "inconsistent use of tabs and spaces in indentation");
-        }
-      }
-      Prev = S;
-    });
-    return Ok;
-  }
-
-  /// A compound statement's clauses (`elif`, `else`, `except`, `finally`)
-  /// and a definition's decorators start lines where the statement does.
-  bool checkClauses(SyntaxNode Stmt) {
-    if (scannerMiscountsTabs())
-      return true;
-    auto Want = lineIndentation(startByte(Stmt));
-    if (!Want)
-      return true;
-    bool Decorated = kindOf(Stmt) == G.DecoratedDef;
-    SyntaxNode Prev{};
-    bool Ok = true;
-    eachChild(Stmt, true, [&](SyntaxNode C, TSFieldId) {
-      if (!Ok || !isStatement(C))
-        return;
-      TSSymbol K = kindOf(C);
-      bool Aligned = Decorated ? K == G.Decorator || K == G.FunctionDef || K == G.ClassDef
-                               : K == G.Elif || K == G.Else || K == G.Except ||
-                                     K == G.ExceptGroup || K == G.Finally;
-      if (Aligned && !isNull(Prev))
-        if (auto In = lineIndentation(startByte(C)))
-          Ok = misplaced(C, *In, *Want, Prev);
-      Prev = C;
-    });
-    return Ok;
-  }
-
   /// `with a if c else b as t:`: As is the `as` withItemAs (Syntax.h)
   /// finds in the value of the nearest with item around it.
   bool nestedInWithItem(SyntaxNode As) const {
@@ -445,8 +245,6 @@ private:
     return Words.count(T) != 0;
   }
 
-  /// Python 2's integers: a long suffix (`0xFFL`) and octal written with
-  /// a leading zero (`0177`); `00`, `0_0` and `0177j` are Python 3.
   /// A number's underscores stand between two digits (`1_000`, `0x_1f`);
   /// the grammar also takes `1_`, `1__0`, `1_.5`.
   bool checkUnderscores(SyntaxNode N) {
@@ -463,6 +261,8 @@ private:
     return true;
   }
 
+  /// Python 2's integers: a long suffix (`0xFFL`) and octal written with
+  /// a leading zero (`0177`); `00`, `0_0` and `0177j` are Python 3.
   bool checkInteger(SyntaxNode N) {
     if (!checkUnderscores(N))
       return false;
@@ -611,15 +411,15 @@ private:
     // CPython's tokenizer stops at 100 levels.
     if (indentedBlock(F, G.Block) && F.Indent + 1 >= 100)
       return reject(N, "too many levels of indentation");
-    if ((K == G.Module || K == G.Block) && !checkIndents(N, K == G.Module))
-      return false;
+    if ((K == G.Module || K == G.Block) && !Indents.checkContainer(N, K == G.Module))
+      return reject(Indents.At, Indents.Why);
     if (simpleStatement(K))
       if (SyntaxNode Last = lineEndedAfter(N); !isNull(Last))
         return rejectAfter(Last, "the statement goes on past the end of its line");
     if ((K == G.If || K == G.For || K == G.While || K == G.Try ||
          K == G.DecoratedDef) &&
-        !checkClauses(N))
-      return false;
+        !Indents.checkClauses(N))
+      return reject(Indents.At, Indents.Why);
     if (K == G.Assignment) {
       SyntaxNode Left = fieldOf(N, G.FLeft), Right = fieldOf(N, G.FRight);
       TSSymbol RK = kindOf(Right);
