@@ -795,8 +795,9 @@ void expectWellFormed(const engine::Program &P, llvm::StringRef What) {
       }
       const engine::Terminator &T = B.Term;
       if (T.Kind == engine::Terminator::Goto ||
-          T.Kind == engine::Terminator::Branch)
+          T.Kind == engine::Terminator::Branch) {
         EXPECT_LT(T.Succ[0], F.Blocks.size());
+      }
       if (T.Kind == engine::Terminator::Branch) {
         EXPECT_LT(T.Succ[1], F.Blocks.size());
         EXPECT_NE(T.Cond, engine::NoVar);

@@ -120,8 +120,9 @@ TEST(Serialize, ChangedBytesNeverCrash) {
           for (const CallTarget &T : I.Targets)
             EXPECT_LT(size_t(T.Fn), P.Functions.size());
         }
-        if (B.Term.Kind == Terminator::Goto || B.Term.Kind == Terminator::Branch)
+        if (B.Term.Kind == Terminator::Goto || B.Term.Kind == Terminator::Branch) {
           EXPECT_LT(B.Term.Succ[0], F.Blocks.size());
+        }
       }
     }
 }
