@@ -510,9 +510,10 @@ private:
     // `a: b: c`: a type with a bound is a type parameter's (`[T: int]`,
     // also a slice in a subscript, `x: a[i:j]`), never an annotation.
     if (K == X.ConstrainedType &&
-        kindOf(parentNode(parentNode(N))) != X.TypeParameter)
-      if (SyntaxNode Colon = tokenIn(N, ":"); true)
-        return reject(isNull(Colon) ? N : Colon, "a ':' inside an annotation");
+        kindOf(parentNode(parentNode(N))) != X.TypeParameter) {
+      SyntaxNode Colon = tokenIn(N, ":");
+      return reject(isNull(Colon) ? N : Colon, "a ':' inside an annotation");
+    }
     if (K == G.Parameters || K == X.LambdaParameters)
       return checkParameters(N);
     if (K == G.Identifier && hardKeyword(textOf(N, Src)))
@@ -526,11 +527,7 @@ private:
     if (K == G.Raise && kindOf(firstChildOf(N)) == G.ExpressionList)
       return reject(N, "Python 2 raise with a comma");
     if (K == G.Comparison) {
-      SyntaxNode Diamond{};
-      eachChild(N, false, [&](SyntaxNode C, TSFieldId) {
-        if (isNull(Diamond) && !isNamed(C) && textOf(C, Src) == "<>")
-          Diamond = C;
-      });
+      SyntaxNode Diamond = tokenIn(N, "<>");
       // (`from __future__ import barry_as_FLUFL` makes it Python 3.)
       if (!isNull(Diamond) && Src.find("barry_as_FLUFL") == std::string_view::npos)
         return reject(Diamond, "Python 2 '<>' operator");

@@ -1,7 +1,7 @@
 # An async def whose body was deleted, with comments where it stood.
 async def drain(queue):
-    # TODO
-    # body goes here
+    # (the body stood here)
+    # (and will again)
 
 async def fill(queue):
     await queue.put(1)
