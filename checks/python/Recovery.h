@@ -12,10 +12,15 @@
 //    (`f'{x:=^10}'`): `:=` is read as an assignment expression. (Without the
 //    operator, `f'{x:=10}'` reads as `x := 10` inside the string, which the
 //    walk does not look into.)
+//  - a line inside brackets that starts left of the line the brackets
+//    opened on (`x = (a +` then `b)` further left): the scanner reads a
+//    dedent where the grammar cannot take a closing bracket.
 // The recovery rewrites the source at those sites without moving a byte
-// (blanks the comment, the `*`, the `=`), so every position in the new tree
-// is the original file's position, and the tree is used only when the
-// reparse has no error: a file that is really broken keeps its error.
+// (blanks the comment, the `*`, the `=`; for the last, the line breaks
+// before the line, which joins it to the one above, and the parse's rows
+// are edited back afterwards), so every position in the new tree is the
+// original file's position, and the tree is used only when the reparse has
+// no error: a file that is really broken keeps its error.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TETHER_PYTHON_RECOVERY_H
@@ -34,7 +39,8 @@ namespace tether::python {
 TSTree *parseWithRecovery(TSParser *Parser, std::string_view Text);
 
 /// The rewrite of Text at the gaps found in Root, or empty when there is
-/// none. Same length and same line breaks as Text.
+/// none. Same length as Text; its line breaks are Text's but those inside
+/// brackets before a line left of them (blanks here).
 std::string closeGrammarGaps(TSNode Root, std::string_view Text);
 
 } // namespace tether::python
