@@ -34,14 +34,16 @@ class Rewrite {
 public:
   explicit Rewrite(std::string_view Text) : Text(Text) {}
 
-  /// Spaces over [B, E), line breaks kept.
-  void blank(uint32_t B, uint32_t E) {
+  /// Spaces over [B, E), line breaks kept unless JoinLines (the gap
+  /// between two tokens: blanks, line breaks, comments, a backslash before
+  /// a line break).
+  void blank(uint32_t B, uint32_t E, bool JoinLines = false) {
     if (E > Text.size() || B >= E)
       return;
     if (Out.empty())
       Out.assign(Text);
     for (uint32_t I = B; I < E; ++I)
-      if (Out[I] != '\n' && Out[I] != '\r')
+      if (JoinLines || (Out[I] != '\n' && Out[I] != '\r'))
         Out[I] = ' ';
   }
   void blank(TSNode N) { blank(ts_node_start_byte(N), ts_node_end_byte(N)); }
@@ -82,7 +84,7 @@ public:
     if (!StringPart && Depth > 0 && !AfterOpenString &&
         startsItsLine(Leaf, Text) && indentOf(B) < OuterIndent &&
         onlyBlanks(PrevEnd, B))
-      flatten(PrevEnd, B);
+      blank(PrevEnd, B, /*JoinLines=*/true);
     AfterOpenString = StringPart && std::strcmp(Type, "string_end") != 0;
     PrevEnd = E;
     if (StringPart)
@@ -144,17 +146,6 @@ private:
       }
     }
     return true;
-  }
-
-  /// Blanks over [B, E), line breaks included: the gap between two tokens
-  /// (blanks, line breaks, comments, a backslash before a line break).
-  void flatten(uint32_t B, uint32_t E) {
-    if (E > Text.size() || B >= E)
-      return;
-    if (Out.empty())
-      Out.assign(Text);
-    for (uint32_t I = B; I < E; ++I)
-      Out[I] = ' ';
   }
 
   std::string_view Text;
