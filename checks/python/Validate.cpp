@@ -17,7 +17,8 @@ namespace {
 /// Kinds the shared Grammar table does not name.
 struct ExtraKinds {
   TSSymbol KeywordIdentifier, LambdaParameters, KeywordSeparator, Nonlocal,
-      CasePattern, ConstrainedType, TypeParameter, Set, BinaryOp, Float;
+      CasePattern, ConstrainedType, TypeParameter, Set, BinaryOp, Float,
+      StringContent;
   static const ExtraKinds &get() {
     static const ExtraKinds K = [] {
       const TSLanguage *L = Grammar::get().Lang;
@@ -36,6 +37,7 @@ struct ExtraKinds {
       E.Set = Sym("set");
       E.BinaryOp = Sym("binary_operator");
       E.Float = Sym("float");
+      E.StringContent = Sym("string_content");
       return E;
     }();
     return K;
@@ -287,7 +289,35 @@ private:
     std::string_view Prefix = Start.substr(0, std::min(Letters, Start.size()));
     if (Prefix.size() > 1 && Prefix.find_first_of("uU") != std::string_view::npos)
       return reject(N, "Python 2 string prefix");
-    return true;
+    return checkLineBreaks(N, Start);
+  }
+
+  /// A quote that is not tripled ends at the end of its line (a line break
+  /// after an odd run of backslashes continues it); the grammar's scanner
+  /// reads on to the next quote. Only the text outside an f-string's
+  /// replacement fields counts (Python 3.12 allows breaks inside them).
+  bool checkLineBreaks(SyntaxNode N, std::string_view Start) {
+    if (Start.size() >= 3 && (Start.substr(Start.size() - 3) == "'''" ||
+                              Start.substr(Start.size() - 3) == "\"\"\""))
+      return true;
+    bool Unterminated = false;
+    eachChild(N, false, [&](SyntaxNode C, TSFieldId) {
+      if (Unterminated || kindOf(C) != X.StringContent)
+        return;
+      std::string_view T = textOf(C, Src);
+      for (size_t I = T.find_first_of("\n\r"); I != std::string_view::npos;
+           I = T.find_first_of("\n\r", I + 1)) {
+        size_t Slashes = 0;
+        while (Slashes < I && T[I - 1 - Slashes] == '\\')
+          ++Slashes;
+        bool AfterCr = T[I] == '\n' && I > 0 && T[I - 1] == '\r';
+        if (Slashes % 2 == 0 && !AfterCr) {
+          Unterminated = true;
+          return;
+        }
+      }
+    });
+    return Unterminated ? reject(N, "unterminated string literal") : true;
   }
 
   /// The first unnamed child of N spelled T (a `:`, a `.`), or null.
@@ -366,16 +396,36 @@ private:
            K == G.Decorator;
   }
 
-  /// A simple statement that runs on past the end of its line: a line break
+  bool compoundStatement(TSSymbol K) const {
+    return K == G.If || K == G.Elif || K == G.For || K == G.While ||
+           K == G.With || K == G.FunctionDef || K == G.ClassDef ||
+           K == G.Except || K == G.ExceptGroup || K == G.Match ||
+           K == G.CaseClause;
+  }
+
+  /// Where a compound statement's (or clause's) header ends: its block's
+  /// start, or 0 when it has none.
+  uint32_t headerEnd(SyntaxNode Stmt) const {
+    uint32_t End = 0;
+    eachChild(Stmt, false, [&](SyntaxNode C, TSFieldId) {
+      if (!End && kindOf(C) == G.Block)
+        End = startByte(C);
+    });
+    return End;
+  }
+
+  /// A simple statement, or a compound statement's header (up to Limit, its
+  /// block's start), that runs on past the end of its line: a line break
   /// outside brackets, not escaped. The grammar's scanner emits a line end
   /// only where the grammar can take one, so `x =` above `y = 1` reads as
-  /// `x = y = 1`, `els:` above its block as an annotation of `els`, and
-  /// `from m` above `import n` as one import; CPython ends the statement at
-  /// the line break. Returns the token the line ends after, or null. Only
-  /// statements whose text spans lines are walked; a string is one token.
-  SyntaxNode lineEndedAfter(SyntaxNode Stmt) const {
-    uint32_t S = startByte(Stmt), E = endByte(Stmt);
-    if (E > Src.size() ||
+  /// `x = y = 1`, `els:` above its block as an annotation of `els`,
+  /// `from m` above `import n` as one import and `if a ==` above `b:` as
+  /// `if a == b:`; CPython ends the line at the line break. Returns the
+  /// token the line ends after, or null. Only text that spans lines is
+  /// walked; a string is one token, comments are none.
+  SyntaxNode lineEndedAfter(SyntaxNode Stmt, uint32_t Limit = 0) const {
+    uint32_t S = startByte(Stmt), E = Limit ? Limit : endByte(Stmt);
+    if (E > Src.size() || S >= E ||
         Src.substr(S, E - S).find_first_of("\n\r") == std::string_view::npos)
       return {};
     int Depth = 0;
@@ -385,6 +435,10 @@ private:
     while (!Work.empty()) {
       SyntaxNode N = Work.back();
       Work.pop_back();
+      if (startByte(N) >= E)
+        return {};
+      if (kindOf(N) == G.Comment)
+        continue;
       if (kindOf(N) != G.String && childCount(N) != 0) {
         Kids.clear();
         eachChild(N, false, [&](SyntaxNode C, TSFieldId) { Kids.push_back(C); });
@@ -416,6 +470,10 @@ private:
     if (simpleStatement(K))
       if (SyntaxNode Last = lineEndedAfter(N); !isNull(Last))
         return rejectAfter(Last, "the statement goes on past the end of its line");
+    if (compoundStatement(K))
+      if (uint32_t End = headerEnd(N))
+        if (SyntaxNode Last = lineEndedAfter(N, End); !isNull(Last))
+          return rejectAfter(Last, "the statement goes on past the end of its line");
     if ((K == G.If || K == G.For || K == G.While || K == G.Try ||
          K == G.DecoratedDef) &&
         !Indents.checkClauses(N))
