@@ -158,10 +158,14 @@ private:
     bool SeenDefault = false, Keyword = false;
     std::unordered_set<std::string_view> Names;
     bool Ok = true;
+    SyntaxNode BareStar{}; // a bare `*` no named parameter has followed yet
     eachChild(Params, true, [&](SyntaxNode P, TSFieldId) {
       if (!Ok)
         return;
       TSSymbol K = kindOf(P);
+      if (isName(K) || K == G.DefaultParam || K == G.TypedDefaultParam ||
+          (K == G.TypedParam && kindOf(firstChildOf(P)) != G.DictSplatPattern))
+        BareStar = SyntaxNode{};
       SyntaxNode Name{};
       if (isName(K)) {
         Name = P;
@@ -183,10 +187,13 @@ private:
         Name = firstChildOf(P);
       } else if (K == X.KeywordSeparator) {
         Keyword = true;
+        BareStar = P;
       }
       if (Ok && isName(kindOf(Name)) && !Names.insert(textOf(Name, Src)).second)
         Ok = reject(Name, "duplicate argument in function definition");
     });
+    if (Ok && !isNull(BareStar))
+      return reject(BareStar, "named arguments must follow bare *");
     return Ok;
   }
 
