@@ -18,7 +18,7 @@ namespace {
 struct ExtraKinds {
   TSSymbol KeywordIdentifier, LambdaParameters, KeywordSeparator, Nonlocal,
       CasePattern, ConstrainedType, TypeParameter, Set, BinaryOp, Float,
-      StringContent;
+      StringContent, TypeConversion;
   static const ExtraKinds &get() {
     static const ExtraKinds K = [] {
       const TSLanguage *L = Grammar::get().Lang;
@@ -38,6 +38,7 @@ struct ExtraKinds {
       E.BinaryOp = Sym("binary_operator");
       E.Float = Sym("float");
       E.StringContent = Sym("string_content");
+      E.TypeConversion = Sym("type_conversion");
       return E;
     }();
     return K;
@@ -296,7 +297,58 @@ private:
     std::string_view Prefix = Start.substr(0, std::min(Letters, Start.size()));
     if (Prefix.size() > 1 && Prefix.find_first_of("uU") != std::string_view::npos)
       return reject(N, "Python 2 string prefix");
-    return checkLineBreaks(N, Start);
+    return checkLineBreaks(N, Start) && checkEscapes(N, Prefix);
+  }
+
+  /// Escapes CPython decodes when it reads the literal: `\x` takes two hex
+  /// digits, and in a str `\u` four, `\U` eight and `\N` a `{name}`; the
+  /// grammar takes a backslash before anything. Raw literals have none.
+  bool checkEscapes(SyntaxNode N, std::string_view Prefix) {
+    if (Prefix.find_first_of("rR") != std::string_view::npos)
+      return true;
+    bool Bytes = Prefix.find_first_of("bB") != std::string_view::npos;
+    const char *Bad = nullptr;
+    eachChild(N, false, [&](SyntaxNode C, TSFieldId) {
+      if (Bad || kindOf(C) != X.StringContent)
+        return;
+      std::string_view T = textOf(C, Src);
+      auto hexRun = [&](size_t From, size_t Want) {
+        size_t I = From;
+        while (I < T.size() && I - From < Want && isxdigit((unsigned char)T[I]))
+          ++I;
+        return I - From == Want;
+      };
+      for (size_t I = T.find('\\'); I != std::string_view::npos && I + 1 < T.size();
+           I = T.find('\\', I + 2)) {
+        char E = T[I + 1];
+        if (E == 'x' && !hexRun(I + 2, 2))
+          Bad = "truncated \\xXX escape";
+        else if (!Bytes && E == 'u' && !hexRun(I + 2, 4))
+          Bad = "truncated \\uXXXX escape";
+        else if (!Bytes && E == 'U' && !hexRun(I + 2, 8))
+          Bad = "truncated \\UXXXXXXXX escape";
+        else if (!Bytes && E == 'N' &&
+                 (I + 2 >= T.size() || T[I + 2] != '{' ||
+                  T.find('}', I + 3) == std::string_view::npos))
+          Bad = "malformed \\N character escape";
+        if (Bad)
+          return;
+      }
+    });
+    return Bad ? reject(N, Bad) : true;
+  }
+
+  /// An f-string's conversion is `!s`, `!r` or `!a`.
+  bool checkConversion(SyntaxNode Interpolation) {
+    bool Ok = true;
+    eachChild(Interpolation, true, [&](SyntaxNode C, TSFieldId) {
+      if (!Ok || kindOf(C) != X.TypeConversion)
+        return;
+      std::string_view T = textOf(C, Src);
+      if (T != "!s" && T != "!r" && T != "!a")
+        Ok = reject(C, "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+    });
+    return Ok;
   }
 
   /// A quote that is not tripled ends at the end of its line (a line break
@@ -589,6 +641,18 @@ private:
       return checkUnderscores(N);
     if (K == G.String)
       return checkStringPrefix(N);
+    if (K == G.Interpolation)
+      return checkConversion(N);
+    if (K == G.Assert) {
+      // `assert test, message`: the grammar takes any number of operands.
+      int Operands = 0;
+      SyntaxNode Extra{};
+      eachChild(N, true, [&](SyntaxNode C, TSFieldId) {
+        if (kindOf(C) != G.Comment && ++Operands == 3)
+          Extra = C;
+      });
+      return isNull(Extra) ? true : reject(Extra, "an assert takes a test and one message");
+    }
     if (K == G.Raise && kindOf(firstChildOf(N)) == G.ExpressionList)
       return reject(N, "Python 2 raise with a comma");
     if (K == G.Comparison) {
