@@ -645,13 +645,15 @@ private:
       return checkConversion(N);
     if (K == G.Assert) {
       // `assert test, message`: the grammar takes any number of operands.
-      int Operands = 0;
-      SyntaxNode Extra{};
-      eachChild(N, true, [&](SyntaxNode C, TSFieldId) {
-        if (kindOf(C) != G.Comment && ++Operands == 3)
-          Extra = C;
+      // (Counted by their commas: comments and backslash continuations are
+      // named children too.)
+      int Commas = 0;
+      SyntaxNode Second{};
+      eachChild(N, false, [&](SyntaxNode C, TSFieldId) {
+        if (!isNamed(C) && textOf(C, Src) == "," && ++Commas == 2)
+          Second = C;
       });
-      return isNull(Extra) ? true : reject(Extra, "an assert takes a test and one message");
+      return isNull(Second) ? true : reject(Second, "an assert takes a test and one message");
     }
     if (K == G.Raise && kindOf(firstChildOf(N)) == G.ExpressionList)
       return reject(N, "Python 2 raise with a comma");

@@ -14,3 +14,6 @@ FORMATTED = f"{VALUE!r} {VALUE!s} {VALUE!a} \x41{VALUE}"
 assert VALUE, "a message"
 assert (VALUE,
         VALUE)
+assert VALUE not in (1, 2), \
+    ("a message in parentheses "
+     "after a backslash")
