@@ -198,36 +198,17 @@ std::string tether::python::closeGrammarGaps(TSNode Root,
   }
 }
 
-/// Whether every line break of Original that Mended joined lies between two
-/// tokens of Mended's parse, not inside one: where the plain parse's error
-/// split a string from its quotes, the break that ended an unterminated
-/// string (`"https://example/a` above `b"`) could otherwise be joined into
-/// a string CPython never sees.
-static bool joinsBetweenTokens(TSTree *Tree, std::string_view Original,
-                               std::string_view Mended) {
-  TSNode Root = ts_tree_root_node(Tree);
-  for (uint32_t I = 0; I < Mended.size(); ++I) {
-    if (Original[I] != '\n' || Mended[I] == '\n')
-      continue;
-    TSNode N = ts_node_descendant_for_byte_range(Root, I, I + 1);
-    if (!ts_node_is_null(N) && ts_node_child_count(N) == 0 &&
-        ts_node_start_byte(N) <= I && I < ts_node_end_byte(N))
-      return false;
-  }
-  return true;
-}
+namespace {
+/// A line break of the original text that the mended text joined (a blank
+/// there), with its position as the mended parse counts it.
+struct Join {
+  uint32_t Byte;
+  TSPoint At;
+};
+} // namespace
 
-/// The mended parse counts rows in Mended, where the line breaks before a
-/// line inside brackets are blanks; each of those is edited back into a
-/// line break (ts_tree_edit shifts every later node's position; no byte
-/// moves), from the last to the first so that each edit's points are
-/// still Mended's.
-static void restoreRows(TSTree *Tree, std::string_view Original,
-                        std::string_view Mended) {
-  struct Join {
-    uint32_t Byte;
-    TSPoint At;
-  };
+static std::vector<Join> joinedBreaks(std::string_view Original,
+                                      std::string_view Mended) {
   std::vector<Join> Joins;
   TSPoint P{0, 0};
   for (uint32_t I = 0; I < Mended.size(); ++I) {
@@ -240,6 +221,28 @@ static void restoreRows(TSTree *Tree, std::string_view Original,
       ++P.column;
     }
   }
+  return Joins;
+}
+
+/// Whether every joined break lies between two tokens of the mended parse,
+/// not inside one: where the plain parse's error split a string from its
+/// quotes, the break that ended an unterminated string (`"https://example/a`
+/// above `b"`) could otherwise be joined into a string CPython never sees.
+static bool joinsBetweenTokens(TSTree *Tree, const std::vector<Join> &Joins) {
+  TSNode Root = ts_tree_root_node(Tree);
+  for (const Join &J : Joins) {
+    TSNode N = ts_node_descendant_for_byte_range(Root, J.Byte, J.Byte + 1);
+    if (!ts_node_is_null(N) && ts_node_child_count(N) == 0 &&
+        ts_node_start_byte(N) <= J.Byte && J.Byte < ts_node_end_byte(N))
+      return false;
+  }
+  return true;
+}
+
+/// Each joined break is edited back into a line break (ts_tree_edit shifts
+/// every later node's position; no byte moves), from the last to the first
+/// so that each edit's points are still the mended text's.
+static void restoreRows(TSTree *Tree, const std::vector<Join> &Joins) {
   for (auto It = Joins.rbegin(); It != Joins.rend(); ++It) {
     TSInputEdit Edit{};
     Edit.start_byte = It->Byte;
@@ -275,12 +278,13 @@ TSTree *tether::python::parseWithRecovery(TSParser *Parser,
     if (!Mended)
       break;
     if (!ts_node_has_error(ts_tree_root_node(Mended))) {
-      if (!joinsBetweenTokens(Mended, Text, Next)) {
+      std::vector<Join> Joins = joinedBreaks(Text, Next);
+      if (!joinsBetweenTokens(Mended, Joins)) {
         ts_tree_delete(Mended);
         break;
       }
       ts_tree_delete(Plain);
-      restoreRows(Mended, Text, Next);
+      restoreRows(Mended, Joins);
       return Mended;
     }
     Last = Mended;

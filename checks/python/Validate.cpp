@@ -164,19 +164,20 @@ private:
       if (!Ok)
         return;
       TSSymbol K = kindOf(P);
-      if (isName(K) || K == G.DefaultParam || K == G.TypedDefaultParam ||
-          (K == G.TypedParam && kindOf(firstChildOf(P)) != G.DictSplatPattern))
-        BareStar = SyntaxNode{};
       SyntaxNode Name{};
       if (isName(K)) {
         Name = P;
+        BareStar = SyntaxNode{};
         if (SeenDefault && !Keyword)
           Ok = reject(P, "non-default argument follows default argument");
       } else if (K == G.DefaultParam || K == G.TypedDefaultParam) {
         Name = fieldOf(P, G.FName);
+        BareStar = SyntaxNode{};
         SeenDefault = true;
       } else if (K == G.TypedParam) {
         Name = firstChildOf(P);
+        if (kindOf(Name) != G.DictSplatPattern)
+          BareStar = SyntaxNode{};
         if (kindOf(Name) == G.ListSplatPattern || kindOf(Name) == G.DictSplatPattern) {
           Keyword = true;
           Name = firstChildOf(Name);
@@ -297,45 +298,73 @@ private:
     std::string_view Prefix = Start.substr(0, std::min(Letters, Start.size()));
     if (Prefix.size() > 1 && Prefix.find_first_of("uU") != std::string_view::npos)
       return reject(N, "Python 2 string prefix");
-    return checkLineBreaks(N, Start) && checkEscapes(N, Prefix);
-  }
-
-  /// Escapes CPython decodes when it reads the literal: `\x` takes two hex
-  /// digits, and in a str `\u` four, `\U` eight and `\N` a `{name}`; the
-  /// grammar takes a backslash before anything. Raw literals have none.
-  bool checkEscapes(SyntaxNode N, std::string_view Prefix) {
-    if (Prefix.find_first_of("rR") != std::string_view::npos)
-      return true;
+    // The rules below read what the grammar leaves as text: the contents
+    // outside an f-string's replacement fields.
+    bool Tripled = Start.size() >= 3 &&
+                   (Start.substr(Start.size() - 3) == "'''" ||
+                    Start.substr(Start.size() - 3) == "\"\"\"");
+    bool Raw = Prefix.find_first_of("rR") != std::string_view::npos;
     bool Bytes = Prefix.find_first_of("bB") != std::string_view::npos;
-    const char *Bad = nullptr;
+    // An unterminated string is CPython's tokenizer's error, found before
+    // any escape is decoded.
+    bool Unterminated = false;
+    const char *Escape = nullptr;
     eachChild(N, false, [&](SyntaxNode C, TSFieldId) {
-      if (Bad || kindOf(C) != X.StringContent)
+      if (Unterminated || kindOf(C) != X.StringContent)
         return;
       std::string_view T = textOf(C, Src);
-      auto hexRun = [&](size_t From, size_t Want) {
-        size_t I = From;
-        while (I < T.size() && I - From < Want && isxdigit((unsigned char)T[I]))
-          ++I;
-        return I - From == Want;
-      };
-      for (size_t I = T.find('\\'); I != std::string_view::npos && I + 1 < T.size();
-           I = T.find('\\', I + 2)) {
-        char E = T[I + 1];
-        if (E == 'x' && !hexRun(I + 2, 2))
-          Bad = "truncated \\xXX escape";
-        else if (!Bytes && E == 'u' && !hexRun(I + 2, 4))
-          Bad = "truncated \\uXXXX escape";
-        else if (!Bytes && E == 'U' && !hexRun(I + 2, 8))
-          Bad = "truncated \\UXXXXXXXX escape";
-        else if (!Bytes && E == 'N' &&
-                 (I + 2 >= T.size() || T[I + 2] != '{' ||
-                  T.find('}', I + 3) == std::string_view::npos))
-          Bad = "malformed \\N character escape";
-        if (Bad)
-          return;
-      }
+      Unterminated = !Tripled && lineBreakIn(T);
+      if (!Raw && !Escape)
+        Escape = badEscapeIn(T, Bytes);
     });
-    return Bad ? reject(N, Bad) : true;
+    if (Unterminated)
+      return reject(N, "unterminated string literal");
+    return Escape ? reject(N, Escape) : true;
+  }
+
+  /// A quote that is not tripled ends at the end of its line (a line break
+  /// after an odd run of backslashes continues it); the grammar's scanner
+  /// reads on to the next quote. (Python 3.12 allows breaks inside an
+  /// f-string's replacement fields, which are no contents.)
+  static bool lineBreakIn(std::string_view T) {
+    for (size_t I = T.find_first_of("\n\r"); I != std::string_view::npos;
+         I = T.find_first_of("\n\r", I + 1)) {
+      size_t Slashes = 0;
+      while (Slashes < I && T[I - 1 - Slashes] == '\\')
+        ++Slashes;
+      bool AfterCr = T[I] == '\n' && I > 0 && T[I - 1] == '\r';
+      if (Slashes % 2 == 0 && !AfterCr)
+        return true;
+    }
+    return false;
+  }
+
+  /// An escape CPython cannot decode when it reads the literal, as CPython
+  /// names it (`\uXXXX` is its notation for four hex digits): `\x` takes
+  /// two hex digits, and in a str `\u` four, `\U` eight and `\N` a
+  /// `{name}`; the grammar takes a backslash before anything. Null if none.
+  static const char *badEscapeIn(std::string_view T, bool Bytes) {
+    auto hexRun = [&](size_t From, size_t Want) {
+      size_t I = From;
+      while (I < T.size() && I - From < Want && isxdigit((unsigned char)T[I]))
+        ++I;
+      return I - From == Want;
+    };
+    for (size_t I = T.find('\\'); I != std::string_view::npos && I + 1 < T.size();
+         I = T.find('\\', I + 2)) {
+      char E = T[I + 1];
+      if (E == 'x' && !hexRun(I + 2, 2))
+        return "truncated \\xXX escape";
+      if (!Bytes && E == 'u' && !hexRun(I + 2, 4))
+        return "truncated \\uXXXX escape";
+      if (!Bytes && E == 'U' && !hexRun(I + 2, 8))
+        return "truncated \\UXXXXXXXX escape";
+      if (!Bytes && E == 'N' &&
+          (I + 2 >= T.size() || T[I + 2] != '{' ||
+           T.find('}', I + 3) == std::string_view::npos))
+        return "malformed \\N character escape";
+    }
+    return nullptr;
   }
 
   /// An f-string's conversion is `!s`, `!r` or `!a`.
@@ -349,34 +378,6 @@ private:
         Ok = reject(C, "f-string: invalid conversion character: expected 's', 'r', or 'a'");
     });
     return Ok;
-  }
-
-  /// A quote that is not tripled ends at the end of its line (a line break
-  /// after an odd run of backslashes continues it); the grammar's scanner
-  /// reads on to the next quote. Only the text outside an f-string's
-  /// replacement fields counts (Python 3.12 allows breaks inside them).
-  bool checkLineBreaks(SyntaxNode N, std::string_view Start) {
-    if (Start.size() >= 3 && (Start.substr(Start.size() - 3) == "'''" ||
-                              Start.substr(Start.size() - 3) == "\"\"\""))
-      return true;
-    bool Unterminated = false;
-    eachChild(N, false, [&](SyntaxNode C, TSFieldId) {
-      if (Unterminated || kindOf(C) != X.StringContent)
-        return;
-      std::string_view T = textOf(C, Src);
-      for (size_t I = T.find_first_of("\n\r"); I != std::string_view::npos;
-           I = T.find_first_of("\n\r", I + 1)) {
-        size_t Slashes = 0;
-        while (Slashes < I && T[I - 1 - Slashes] == '\\')
-          ++Slashes;
-        bool AfterCr = T[I] == '\n' && I > 0 && T[I - 1] == '\r';
-        if (Slashes % 2 == 0 && !AfterCr) {
-          Unterminated = true;
-          return;
-        }
-      }
-    });
-    return Unterminated ? reject(N, "unterminated string literal") : true;
   }
 
   /// The first unnamed child of N spelled T (a `:`, a `.`), or null.
