@@ -121,6 +121,10 @@ void Catalog::mergeFrom(const Catalog &O) {
   extend(CapturePairs, O.CapturePairs);
   extend(TaskUpdatePairs, O.TaskUpdatePairs);
   extend(TaskUpdateCalls, O.TaskUpdateCalls);
+  extend(RawAllocators, O.RawAllocators);
+  extend(RawFrees, O.RawFrees);
+  extend(GraphDestroys, O.GraphDestroys);
+  extend(GraphLaunches, O.GraphLaunches);
   extend(SessionPairs, O.SessionPairs);
   extend(SessionContexts, O.SessionContexts);
   extend(SessionPredicates, O.SessionPredicates);
@@ -180,6 +184,10 @@ static llvm::Error checkOptions(const Catalog &Extra) {
   const std::pair<const char *, const std::vector<std::string> *> Lists[] = {
       {"CaptureGuards", &Extra.CaptureGuards},
       {"TaskUpdateCalls", &Extra.TaskUpdateCalls},
+      {"RawAllocators", &Extra.RawAllocators},
+      {"RawFrees", &Extra.RawFrees},
+      {"GraphDestroys", &Extra.GraphDestroys},
+      {"GraphLaunches", &Extra.GraphLaunches},
       {"CaptureContexts", &Extra.CaptureContexts},
       {"CapturePredicates", &Extra.CapturePredicates},
       {"SessionPredicates", &Extra.SessionPredicates},
@@ -217,7 +225,9 @@ CompiledCatalog::CompiledCatalog(const Catalog &C)
       CaptureEnds(ends(C.CapturePairs)),
       TaskUpdateBegins(begins(C.TaskUpdatePairs)),
       TaskUpdateEnds(ends(C.TaskUpdatePairs)),
-      TaskUpdateCalls(C.TaskUpdateCalls),
+      TaskUpdateCalls(C.TaskUpdateCalls), RawAllocators(C.RawAllocators),
+      RawFrees(C.RawFrees), GraphDestroys(C.GraphDestroys),
+      GraphLaunches(C.GraphLaunches),
       SessionBegins(begins(C.SessionPairs)), SessionEnds(ends(C.SessionPairs)),
       SessionContexts(C.SessionContexts),
       SessionPredicates(C.SessionPredicates),
@@ -327,6 +337,10 @@ std::string tether::catalogKey(const Catalog &C) {
     K += '\x1e';
   }
   Add(C.TaskUpdateCalls);
+  Add(C.RawAllocators);
+  Add(C.RawFrees);
+  Add(C.GraphDestroys);
+  Add(C.GraphLaunches);
   Add(C.CaptureGuards);
   Add(C.CaptureContexts);
   Add(C.CapturePredicates);

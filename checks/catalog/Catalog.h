@@ -79,6 +79,20 @@ struct Catalog {
   /// arguments hold or point at (CUDA's cudaGraphExecKernelNodeSetParams,
   /// handed the node's kernel arguments): a task update of one call.
   std::vector<std::string> TaskUpdateCalls;
+  /// Calls that allocate raw memory into the pointer their first argument
+  /// points at (`aclrtMalloc(&ws, size, policy)`, `cudaMalloc(&p, n)`):
+  /// memory no reference owns, alive until a raw free of it.
+  std::vector<std::string> RawAllocators;
+  /// Calls that free the raw memory their first argument points at
+  /// (`aclrtFree(ws)`, `cudaFree(p)`).
+  std::vector<std::string> RawFrees;
+  /// Calls that destroy an instantiated graph (`aclmdlRIDestroy(model)`,
+  /// `cudaGraphExecDestroy(exec)`): the addresses its tasks kept are
+  /// used no more.
+  std::vector<std::string> GraphDestroys;
+  /// Calls that replay an instantiated graph (`aclmdlRIExecuteAsync`,
+  /// `cudaGraphLaunch`): raw memory its tasks keep must be alive here.
+  std::vector<std::string> GraphLaunches;
   /// Calls that begin and end a capture session: several graphs captured
   /// one after another into one memory pool (Megatron-LM's
   /// _set_capture_start/_set_capture_end around all its layers' graphs).
@@ -135,7 +149,7 @@ struct CompiledCatalog {
   explicit CompiledCatalog(const Catalog &C);
   Catalog Source;
   NameSet CaptureBegins, CaptureEnds, TaskUpdateBegins, TaskUpdateEnds,
-      TaskUpdateCalls, SessionBegins, SessionEnds, SessionContexts, SessionPredicates,
+      TaskUpdateCalls, RawAllocators, RawFrees, GraphDestroys, GraphLaunches, SessionBegins, SessionEnds, SessionContexts, SessionPredicates,
       CaptureGuards, CaptureContexts,
       CapturePredicates, WeakRefFunctions, BlobFunctions, WorkspaceProducers,
       WorkspaceNames, StreamSwitches, StreamSyncs;

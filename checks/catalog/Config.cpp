@@ -77,6 +77,10 @@ template <> struct MappingTraits<tether::Catalog> {
     IO.mapOptional("capture_pairs", C.CapturePairs);
     IO.mapOptional("task_update_pairs", C.TaskUpdatePairs);
     mapNames(IO, "task_update_calls", C.TaskUpdateCalls);
+    mapNames(IO, "raw_allocators", C.RawAllocators);
+    mapNames(IO, "raw_frees", C.RawFrees);
+    mapNames(IO, "graph_destroys", C.GraphDestroys);
+    mapNames(IO, "graph_launches", C.GraphLaunches);
     IO.mapOptional("session_pairs", C.SessionPairs);
     mapNames(IO, "session_contexts", C.SessionContexts);
     mapNames(IO, "session_predicates", C.SessionPredicates);

@@ -68,6 +68,37 @@ static Catalog makeDefaults() {
       "cuGraphExecKernelNodeSetParams",
       "cuGraphKernelNodeSetParams",
   };
+  // Raw memory: ACL's runtime (acl_rt.h), the CUDA runtime and driver, HIP.
+  // The first argument receives the address (`void **devPtr`). Pinned host
+  // memory too: a graph's copy task keeps a host address as well.
+  C.RawAllocators = {
+      "aclrtMalloc",        "aclrtMallocAlign32", "aclrtMallocCached",
+      "aclrtMallocWithCfg", "aclrtMallocHost",    "cudaMalloc",
+      "cudaMallocAsync",    "cudaMallocFromPoolAsync",
+      "cudaMallocManaged",  "cudaMallocHost",     "cudaHostAlloc",
+      "cuMemAlloc",         "cuMemAlloc_v2",      "cuMemAllocAsync",
+      "cuMemAllocHost",     "cuMemAllocHost_v2",  "hipMalloc",
+      "hipMallocAsync",     "hipHostMalloc",
+  };
+  C.RawFrees = {
+      "aclrtFree",     "aclrtFreeHost", "cudaFree",   "cudaFreeAsync",
+      "cudaFreeHost",  "cuMemFree",     "cuMemFree_v2", "cuMemFreeAsync",
+      "cuMemFreeHost", "hipFree",       "hipFreeAsync", "hipHostFree",
+  };
+  // An instantiated graph's end: ACL's model runtime instance (what
+  // aclmdlRICaptureEnd makes), CUDA's and HIP's executable graphs. A
+  // cudaGraph_t is not among them: the executable made from it keeps its
+  // own copy of the tasks.
+  C.GraphDestroys = {
+      "aclmdlRIDestroy",
+      "cudaGraphExecDestroy",
+      "cuGraphExecDestroy",
+      "hipGraphExecDestroy",
+  };
+  C.GraphLaunches = {
+      "aclmdlRIExecuteAsync", "aclmdlRIExecute", "cudaGraphLaunch",
+      "cuGraphLaunch",        "hipGraphLaunch",
+  };
   // Capture sessions: one pool, several graphs captured in turn.
   C.SessionPairs = {
       // Megatron-LM (megatron/core/transformer/cuda_graphs.py), around the

@@ -46,6 +46,8 @@ inline constexpr const char *InCaptureThroughCall =
     "'%0' runs inside the capture through this call";
 inline constexpr const char *LastStrongRefDies =
     "the last strong reference to the memory dies here";
+inline constexpr const char *FreedWhileGraphLives =
+    "the memory is freed here, while the graph can still be replayed";
 inline constexpr const char *LaterUseInCapture =
     "the weak reference is used by a later operation of the same capture "
     "here";

@@ -35,7 +35,8 @@ void Context::place(FnId F) {
                                    In.Kind == Op::Alloc && In.SizedByCaller,
                                    In.Kind == Op::Alloc && In.Device,
                                    In.Kind == Op::Alloc ? In.Class : -1,
-                                   In.Kind != Op::Alloc});
+                                   In.Kind != Op::Alloc,
+                                   In.Kind == Op::Alloc && In.Manual});
       }
       if (In.Kind == Op::RegionBegin &&
           (In.Region == RegionKind::Capture ||

@@ -97,6 +97,8 @@ private:
         OS << " " << P.Classes[I.Class].Name;
       if (I.SizedByCaller)
         OS << " sized";
+      if (I.Manual)
+        OS << " raw";
       name(I);
       break;
     case Op::WeakRef:
@@ -152,6 +154,9 @@ private:
     case Op::Kill: OS << "kill " << var(I.A); break;
     case Op::Escape: OS << "escape " << var(I.A); break;
     case Op::Sync: OS << "sync"; break;
+    case Op::Free: OS << "free " << var(I.A); break;
+    case Op::GraphDestroy: OS << "destroy graph"; break;
+    case Op::GraphLaunch: OS << "launch graph"; break;
     }
     at(I.Loc);
   }

@@ -114,6 +114,8 @@ struct AllocSite {
   ClassId Class = -1;
   /// The result of a call of unknown code: fresh memory of unknown type.
   bool Unknown = false;
+  /// Raw memory (Inst::Manual): freed by a Free, never by its holders.
+  bool Manual = false;
 };
 
 // --- Summary effects (in the callee's terms) ------------------------------
@@ -168,8 +170,10 @@ struct LocalBindEffect {
   SrcLoc At;      ///< The operation (the innermost, through callees).
   SrcLoc Address; ///< Where its raw address was taken, when read so.
   SrcLoc DiesAt;  ///< Where its last strong reference dies.
+  bool Freed = false; ///< DiesAt frees raw memory (Op::Free).
   bool operator==(const LocalBindEffect &O) const {
-    return At == O.At && Address == O.Address && DiesAt == O.DiesAt;
+    return At == O.At && Address == O.Address && DiesAt == O.DiesAt &&
+           Freed == O.Freed;
   }
 };
 /// A weak-ref conversion of (a path below) a parameter, here or in a
@@ -193,6 +197,11 @@ struct Summary {
   /// Where it ends a capture its caller is in (an `end()` helper), for the
   /// caller's "capture ends here" note.
   SrcLoc EndsCallersCaptureAt;
+  /// It destroys a graph (Op::GraphDestroy) on some path: the caller's
+  /// memory bound into tasks is used by no graph after the call.
+  bool DestroysGraph = false;
+  /// It replays a graph (Op::GraphLaunch) on some path.
+  bool LaunchesGraph = false;
   std::vector<StoreEffect> Stores;
   std::vector<ClearEffect> Clears;
   std::vector<UseEffect> Uses;
@@ -247,6 +256,9 @@ struct DeathFact {
   /// Where the object (or container) was made whose death took this
   /// memory along, when only that object held it; else invalid.
   SrcLoc HeldBy;
+  /// Raw memory freed (Op::Free) while a graph that kept its address may
+  /// still be replayed: At is the free.
+  bool Freed = false;
 };
 /// Local memory an operation inside a task update uses: the updated task
 /// keeps its address for every later replay.

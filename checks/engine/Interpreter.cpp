@@ -43,6 +43,7 @@ public:
         block(S, B);
       }
     keptGraphs();
+    freedAtReturns();
     dropUnreachableStores();
     keepWithinBudget();
     return std::move(Sum);
@@ -525,8 +526,9 @@ private:
 
   void die(State &S, MemId X, SrcLoc At, bool AtReturn,
            SrcLoc HeldBy = SrcLoc()) {
-    // Someone outside, or a place, still holds it.
-    if (memSetHas(S.Escaped, X) || heldByPlace(S, X))
+    // Someone outside, or a place, still holds it; raw memory outlives
+    // every holder of its address (it leaks) until it is freed.
+    if (memSetHas(S.Escaped, X) || heldByPlace(S, X) || raw(X))
       return;
     S.markDead(X, At);
     if (auto It = OutsideUse.find(X);
@@ -549,6 +551,65 @@ private:
       return Below;
     });
     letGo(S, Let, At, Cx.Allocs[M.key(X).A].At);
+  }
+
+  /// Raw memory this function (or a callee) made (Inst::Manual).
+  bool raw(MemId X) const {
+    return isLocalMemory(X) && Cx.Allocs[M.key(X).A].Manual;
+  }
+
+  /// Raw memory freed: dead here, whoever holds its address. Memory bound
+  /// into a graph's task is the check's when no graph is destroyed before
+  /// the function returns (returns(), graphDestroyed()): a program that
+  /// destroys its graph and then frees what the graph used is right.
+  void freeRaw(State &S, const Inst &I) {
+    for (const Atom &A : get(S, I.A)) {
+      if (A.Kind != Atom::Mem || !raw(A.M) || S.isDead(A.M))
+        continue;
+      MemId X = A.M;
+      S.markDead(X, I.Loc);
+      if (memSetHas(S.Bound, X)) {
+        insertSorted(S.Freed, std::pair<MemId, SrcLoc>{X, I.Loc});
+        continue;
+      }
+      // Used outside any region of this function's own and freed before
+      // it returns: a caller that calls it inside a task update binds
+      // memory that is gone (an op that frees the workspace it made).
+      if (auto It = OutsideUse.find(X); It != OutsideUse.end())
+        addLocalBind(LocalBindEffect{It->second.first, It->second.second,
+                                     I.Loc, true});
+      if (Emit && Rec && watched(S, X))
+        Facts.Deaths.push_back(DeathFact{X, I.Loc, false, S.Cap,
+                                         memSetHas(S.Pending, X), false,
+                                         SrcLoc(), true});
+    }
+  }
+
+  /// A graph is replayed here (or in a callee): raw memory bound into a
+  /// task and freed since is read by the replay, whatever comes after.
+  void graphLaunched(const State &S) {
+    if (!Emit)
+      return;
+    Sum.LaunchesGraph = true;
+    if (Rec)
+      freedBoundDies(S);
+  }
+
+  /// Raw memory bound into a task and freed: a death a graph can see.
+  void freedBoundDies(const State &S) {
+    for (const auto &[X, At] : S.Freed)
+      Facts.Deaths.push_back(DeathFact{X, At, false, S.Cap,
+                                       memSetHas(S.Pending, X), true,
+                                       SrcLoc(), true});
+  }
+
+  /// A graph is destroyed here (or in a callee): no graph uses the memory
+  /// bound into tasks so far, and freeing it is no longer a hazard.
+  void graphDestroyed(State &S) {
+    S.Bound.clear();
+    S.Freed.clear();
+    if (Emit)
+      Sum.DestroysGraph = true;
   }
 
   llvm::SmallVector<MemId, 2> places(const State &S, const PlaceRef &P) {
@@ -596,6 +657,11 @@ private:
       // The site's memory of a loop's next iteration is alive again (what
       // held the last one still counts: the site stands for both).
       S.revive(X);
+      // A loop that allocates, binds and frees per iteration: a replay
+      // after the next allocation reads the memory bound after it.
+      llvm::erase_if(S.Freed, [&](const std::pair<MemId, SrcLoc> &Fr) {
+        return Fr.first == X;
+      });
       made(S, Value(Atom::mem(X)));
       assign(S, I.Dst, Value(Atom::mem(X)), I.Loc);
       break;
@@ -808,6 +874,15 @@ private:
       if (Emit && Rec)
         Facts.StreamSync = true;
       break;
+    case Op::Free:
+      freeRaw(S, I);
+      break;
+    case Op::GraphDestroy:
+      graphDestroyed(S);
+      break;
+    case Op::GraphLaunch:
+      graphLaunched(S);
+      break;
     }
   }
 
@@ -985,7 +1060,8 @@ private:
       return;
     }
     Value R;
-    bool Predicate = false, SessionPredicate = false;
+    bool Predicate = false, SessionPredicate = false, Destroys = false,
+         Launches = false;
     for (const CallTarget &T : I.Targets) {
       if (T.Fn < 0 || size_t(T.Fn) >= Cx.Sums.size())
         continue;
@@ -999,7 +1075,13 @@ private:
       Predicate |= Callee.ReturnsCapturePredicate;
       SessionPredicate |= Callee.ReturnsSessionPredicate;
       applyEffects(S, I, T, Callee, Args);
+      Destroys |= Callee.DestroysGraph;
+      Launches |= Callee.LaunchesGraph;
     }
+    if (Launches) // a replay wrapper, or a step that replays then tears down
+      graphLaunched(S);
+    if (Destroys)
+      graphDestroyed(S);
     returnState(S, I);
     made(S, R);
     assign(S, I.Dst, std::move(R), I.Loc);
@@ -1607,6 +1689,22 @@ private:
     }
   }
 
+  /// Raw memory freed after it was bound, and not destroyed with a graph
+  /// before a return, dies while the graph lives on: unless the function
+  /// captured a graph of its own that it keeps nowhere. Such a graph (a
+  /// sample's `main`: capture, replay, update, free, destroy) is replayed
+  /// only where the function replays it (graphLaunched()), and its returns
+  /// (error paths between a free and the destroy among them) end it.
+  void freedAtReturns() {
+    bool LocalGraph = llvm::any_of(OwnCaptures, [&](int32_t Id) {
+      return !Cx.Regions[Id].GraphKept;
+    });
+    if (!LocalGraph)
+      Facts.Deaths.insert(Facts.Deaths.end(), FreedAtReturn.begin(),
+                          FreedAtReturn.end());
+    FreedAtReturn.clear();
+  }
+
   /// After a call: the capture state its callees return in (Summary::Exit),
   /// when one of them begins or ends a capture or a session and leaves it
   /// so: `cap.begin()` leaves the caller inside the capture it opened.
@@ -1734,6 +1832,14 @@ private:
       }
     escape(S, R);
     noteReturnedHeld(S, R);
+    // Raw memory bound into a task and freed, with no graph destroyed
+    // since: the graph may be replayed after this return (judged once
+    // every block is seen: freedAtReturns()).
+    if (Rec)
+      for (const auto &[X, At] : S.Freed)
+        FreedAtReturn.push_back(DeathFact{X, At, false, S.Cap,
+                                          memSetHas(S.Pending, X), true,
+                                          SrcLoc(), true});
     // Every local dies at the return.
     std::vector<MemId> Dying;
     for (const auto &[V, Val] : S.Vals)
@@ -1809,6 +1915,7 @@ private:
       EffectIndex;
   /// The capture regions this function opened (their graphs, for returns).
   std::vector<int32_t> OwnCaptures;
+  std::vector<DeathFact> FreedAtReturn; ///< freedAtReturns() judges them.
   /// Local memory that lives on past some return (noteKeptGraphs).
   MemSet LivesOn;
   llvm::DenseMap<MemId, std::string> Spelling;

@@ -126,6 +126,7 @@ enum class RegionKind : uint8_t {
   CaptureSession, ///< A session of several captures sharing a pool.
 };
 
+/// The last kind is the bound Serialize.cpp reads against.
 enum class Op : uint8_t {
   Const,       ///< Dst = a value that is no memory and never empty.
   Null,        ///< Dst = None / an undefined tensor / an empty optional.
@@ -144,6 +145,13 @@ enum class Op : uint8_t {
   Kill,        ///< The local A ends its lifetime (`del x`, scope exit).
   Escape,      ///< A is handed to code that may keep it alive.
   Sync,        ///< Streams are ordered here (`wait_stream`, an event wait).
+  Free,        ///< A's raw memory is freed here, whoever holds it.
+  /// An instantiated graph is destroyed (`aclmdlRIDestroy`,
+  /// `cudaGraphExecDestroy`): the addresses its tasks kept are used no more.
+  GraphDestroy,
+  /// An instantiated graph is replayed (`aclmdlRIExecuteAsync`,
+  /// `cudaGraphLaunch`): its tasks read every address they keep.
+  GraphLaunch,
 };
 
 /// One candidate callee of a call, with the caller's variable passed to
@@ -176,6 +184,9 @@ struct Inst {
   /// producer, a C++ call typed to return a tensor), not a value of a call
   /// the frontend cannot type.
   bool Device = false;
+  /// Alloc: raw memory (`aclrtMalloc`, `cudaMalloc`): no reference owns
+  /// it, so it lives until a Free of it, whatever holds its address.
+  bool Manual = false;
   bool MayBeAbsent = false;   ///< Read: `.get(k)` / `find`: may be empty.
   /// Store: fills the place only where it is empty (Python's setdefault, a
   /// C++ map's emplace, try_emplace and insert): a first fill, never a

@@ -39,6 +39,7 @@ void inst(ByteWriter &W, const Inst &I) {
   W.i(I.Class);
   W.b(I.SizedByCaller);
   W.b(I.Device);
+  W.b(I.Manual);
   W.b(I.MayBeAbsent);
   W.b(I.IfAbsent);
   W.u(I.Targets.size());
@@ -103,7 +104,7 @@ struct Reader {
     return Out;
   }
   void inst(Inst &I) {
-    I.Kind = Op(R.below(uint64_t(Op::Sync) + 1));
+    I.Kind = Op(R.below(uint64_t(Op::GraphLaunch) + 1));
     I.Loc = loc();
     I.Dst = var();
     I.A = var();
@@ -122,6 +123,7 @@ struct Reader {
     I.Class = id(Shape.Classes);
     I.SizedByCaller = R.b();
     I.Device = R.b();
+    I.Manual = R.b();
     I.MayBeAbsent = R.b();
     I.IfAbsent = R.b();
     I.Targets.resize(R.count());

@@ -119,7 +119,7 @@ bool State::operator==(const State &O) const {
       Empty != O.Empty || NonNull != O.NonNull || Escaped != O.Escaped ||
       Pending != O.Pending || Held != O.Held || FillFor != O.FillFor ||
       Update != O.Update ||
-      Bound != O.Bound || InPool != O.InPool || Addressed != O.Addressed ||
+      Bound != O.Bound || Freed != O.Freed || InPool != O.InPool || Addressed != O.Addressed ||
       Stored != O.Stored ||
       DeadBeforeCapture != O.DeadBeforeCapture || Vals.size() != O.Vals.size() ||
       Truths.size() != O.Truths.size() || Dead.size() != O.Dead.size())
@@ -263,6 +263,7 @@ static bool joinReached(State &Into, const State &From,
     Changed = true;
   }
   Changed |= unionInto(Into.Bound, From.Bound);
+  Changed |= unionInto(Into.Freed, From.Freed);
   // Raw addresses stored at places: on some path.
   Changed |= unionInto(Into.Addressed, From.Addressed);
   Changed |= unionInto(Into.Stored, From.Stored);

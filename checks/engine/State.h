@@ -36,8 +36,12 @@ struct State {
   int32_t Stream = -1; ///< Interned stream spelling; -1 default, -2 mixed.
   /// The task update region some path is inside (-1: none).
   int32_t Update = -1;
-  /// Local memory an operation of a task update used, on some path.
+  /// Local memory an operation of a task update (or of a capture, from
+  /// outside its pool) used, on some path, and no graph destroyed since.
   MemSet Bound;
+  /// Of those, raw memory freed (Op::Free) on some path, with the free: a
+  /// graph destroyed before the function returns still makes it harmless.
+  std::vector<std::pair<MemId, SrcLoc>> Freed;
   /// Local memory allocated inside this function's capture (from the
   /// graph's pool), on some path.
   MemSet InPool;

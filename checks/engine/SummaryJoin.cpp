@@ -83,6 +83,8 @@ bool Summary::operator==(const Summary &O) const {
   };
   return Returns == O.Returns && Exit == O.Exit &&
          EndsCallersCaptureAt == O.EndsCallersCaptureAt &&
+         DestroysGraph == O.DestroysGraph &&
+         LaunchesGraph == O.LaunchesGraph &&
          ReturnsCapturePredicate == O.ReturnsCapturePredicate &&
          ReturnsSessionPredicate == O.ReturnsSessionPredicate &&
          Escapes == O.Escapes &&
@@ -110,6 +112,10 @@ bool joinSummary(Summary &Into, Summary &&New, const MemTable &M,
     Into.EndsCallersCaptureAt = New.EndsCallersCaptureAt;
     Grew = true;
   }
+  Grew |= New.DestroysGraph > Into.DestroysGraph;
+  Into.DestroysGraph |= New.DestroysGraph;
+  Grew |= New.LaunchesGraph > Into.LaunchesGraph;
+  Into.LaunchesGraph |= New.LaunchesGraph;
   Grew |= New.ReturnsCapturePredicate > Into.ReturnsCapturePredicate;
   Grew |= New.ReturnsSessionPredicate > Into.ReturnsSessionPredicate;
   Into.ReturnsCapturePredicate |= New.ReturnsCapturePredicate;

@@ -126,6 +126,33 @@ TEST(Catalog, TaskUpdatePairs) {
             std::string::npos);
 }
 
+/// Raw memory and graph ends: the runtimes' defaults, extended by a
+/// .tether.yaml, and the catalog key tells catalogs that differ by them.
+TEST(Catalog, RawMemoryAndGraphDestroys) {
+  CompiledCatalog D(Catalog::defaults());
+  EXPECT_TRUE(D.RawAllocators.matches("aclrtMalloc"));
+  EXPECT_TRUE(D.RawAllocators.matches("cudaMalloc"));
+  EXPECT_FALSE(D.RawAllocators.matches("aclrtFree"));
+  EXPECT_TRUE(D.RawFrees.matches("aclrtFree"));
+  EXPECT_TRUE(D.RawFrees.matches("cudaFreeAsync"));
+  EXPECT_TRUE(D.GraphDestroys.matches("aclmdlRIDestroy"));
+  EXPECT_TRUE(D.GraphDestroys.matches("cudaGraphExecDestroy"));
+  // The template graph's end is not the executable graph's.
+  EXPECT_FALSE(D.GraphDestroys.matches("cudaGraphDestroy"));
+  auto C = Catalog::parse("raw_allocators: [rt::alloc]\nraw_frees: "
+                          "[rt::release]\ngraph_destroys: [rt::drop]\n",
+                          "t.yaml");
+  ASSERT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  Catalog M = Catalog::defaults();
+  M.mergeFrom(*C);
+  CompiledCatalog CC(M);
+  EXPECT_TRUE(CC.RawAllocators.matches("rt::alloc"));
+  EXPECT_TRUE(CC.RawFrees.matches("rt::release"));
+  EXPECT_TRUE(CC.GraphDestroys.matches("rt::drop"));
+  EXPECT_TRUE(CC.RawFrees.matches("aclrtFree"));
+  EXPECT_NE(catalogKey(M), catalogKey(Catalog::defaults()));
+}
+
 TEST(Catalog, TaskUpdateCalls) {
   CompiledCatalog D(Catalog::defaults());
   EXPECT_TRUE(D.TaskUpdateCalls.matches("cudaGraphExecKernelNodeSetParams"));

@@ -70,7 +70,8 @@ void checkGraphMemoryDiesBeforeReplay(const Query &Q,
                                                        : msg::TaskUpdateEndsHere});
       if (D.HeldBy.valid())
         Fi.Notes.push_back(Note{Cx.loc(D.HeldBy), msg::HeldOnlyByObject});
-      Fi.Notes.push_back(Note{Cx.loc(D.At), msg::LastStrongRefDies});
+      Fi.Notes.push_back(Note{Cx.loc(D.At), D.Freed ? msg::FreedWhileGraphLives
+                                                    : msg::LastStrongRefDies});
       Out.push_back(std::move(Fi));
     }
     // A helper called inside the update made the memory, bound it and let
@@ -91,7 +92,9 @@ void checkGraphMemoryDiesBeforeReplay(const Query &Q,
       Fi.Notes.push_back(Note{Cx.loc(C.Bind.At), msg::BoundIntoUpdatedTask});
       if (R.End.valid())
         Fi.Notes.push_back(Note{Cx.loc(R.End), msg::TaskUpdateEndsHere});
-      Fi.Notes.push_back(Note{Cx.loc(C.Bind.DiesAt), msg::LastStrongRefDies});
+      Fi.Notes.push_back(Note{Cx.loc(C.Bind.DiesAt),
+                              C.Bind.Freed ? msg::FreedWhileGraphLives
+                                           : msg::LastStrongRefDies});
       Out.push_back(std::move(Fi));
     }
   }

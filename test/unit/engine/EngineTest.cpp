@@ -847,6 +847,51 @@ TEST(EngineTest, TaskUpdateBindsWhatItUses) {
   }
 }
 
+/// Raw memory (Inst::Manual) bound into an updated task dies where it is
+/// freed, not where its pointer goes: reported when no graph is destroyed
+/// between the free and the return (here or in a callee); silent when it
+/// is never freed (a leak), or freed after a destroy.
+TEST(EngineTest, RawMemoryDiesWhereItIsFreed) {
+  enum Shape { Freed, Leaked, DestroyedFirst, DestroyedByCallee };
+  for (Shape Sh : {Freed, Leaked, DestroyedFirst, DestroyedByCallee}) {
+    Prog Pr;
+    FnId Teardown = Pr.fn("teardown");
+    {
+      B Bd(Pr.P.Functions[Teardown]);
+      Bd.FB.emit(Op::GraphDestroy, L(20, 5));
+      Bd.FB.ret(NoVar, L(21, 1));
+    }
+    FnId F = Pr.fn("update");
+    {
+      B Bd(Pr.P.Functions[F]);
+      VarId Ws = Bd.FB.var("ws");
+      Inst &A = Bd.FB.emit(Op::Alloc, L(2, 10));
+      A.Dst = Ws;
+      A.Device = true;
+      A.Manual = true;
+      Bd.FB.emit(Op::RegionBegin, L(4, 5)).Region = RegionKind::TaskUpdate;
+      Bd.use(Ws, L(5, 20));
+      Bd.FB.emit(Op::RegionEnd, L(6, 5)).Region = RegionKind::TaskUpdate;
+      if (Sh == DestroyedFirst)
+        Bd.FB.emit(Op::GraphDestroy, L(7, 5));
+      if (Sh == DestroyedByCallee)
+        Bd.call(Teardown, {}, L(7, 5));
+      if (Sh != Leaked)
+        Bd.FB.emit(Op::Free, L(8, 5)).A = Ws;
+      Bd.FB.ret(NoVar, L(9, 1));
+    }
+    EXPECT_EQ(render(analyze(Pr.P)),
+              Sh != Freed
+                  ? ""
+                  : "5:20 tether-graph-memory-dies-before-replay\n"
+                    "  4:5 task update begins here\n"
+                    "  6:5 task update ends here\n"
+                    "  8:5 the memory is freed here, while the graph can "
+                    "still be replayed\n")
+        << int(Sh);
+  }
+}
+
 /// An op that allocates its own workspace, called (through a layer) inside
 /// a task update: the workspace dies at the op's return while the updated
 /// task keeps it. Reported at the layer's call in the update, not when the
