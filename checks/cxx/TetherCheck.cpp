@@ -15,6 +15,10 @@ TetherCheck::TetherCheck(llvm::StringRef Name,
       CapturePairs(Options.get("CapturePairs", "")),
       TaskUpdatePairs(Options.get("TaskUpdatePairs", "")),
       TaskUpdateCalls(Options.get("TaskUpdateCalls", "")),
+      RawAllocators(Options.get("RawAllocators", "")),
+      RawFrees(Options.get("RawFrees", "")),
+      GraphDestroys(Options.get("GraphDestroys", "")),
+      GraphLaunches(Options.get("GraphLaunches", "")),
       SessionPairs(Options.get("SessionPairs", "")),
       SessionPredicates(Options.get("SessionPredicates", "")),
       CaptureGuards(Options.get("CaptureGuards", "")),
@@ -29,6 +33,10 @@ TetherCheck::TetherCheck(llvm::StringRef Name,
   Catalog::appendPairs(Extra.CapturePairs, CapturePairs);
   Catalog::appendPairs(Extra.TaskUpdatePairs, TaskUpdatePairs);
   Catalog::appendList(Extra.TaskUpdateCalls, TaskUpdateCalls);
+  Catalog::appendList(Extra.RawAllocators, RawAllocators);
+  Catalog::appendList(Extra.RawFrees, RawFrees);
+  Catalog::appendList(Extra.GraphDestroys, GraphDestroys);
+  Catalog::appendList(Extra.GraphLaunches, GraphLaunches);
   Catalog::appendPairs(Extra.SessionPairs, SessionPairs);
   Catalog::appendList(Extra.SessionPredicates, SessionPredicates);
   Catalog::appendList(Extra.CaptureGuards, CaptureGuards);
@@ -45,6 +53,10 @@ void TetherCheck::storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) {
   Options.store(Opts, "CapturePairs", CapturePairs);
   Options.store(Opts, "TaskUpdatePairs", TaskUpdatePairs);
   Options.store(Opts, "TaskUpdateCalls", TaskUpdateCalls);
+  Options.store(Opts, "RawAllocators", RawAllocators);
+  Options.store(Opts, "RawFrees", RawFrees);
+  Options.store(Opts, "GraphDestroys", GraphDestroys);
+  Options.store(Opts, "GraphLaunches", GraphLaunches);
   Options.store(Opts, "SessionPairs", SessionPairs);
   Options.store(Opts, "SessionPredicates", SessionPredicates);
   Options.store(Opts, "CaptureGuards", CaptureGuards);

@@ -49,7 +49,8 @@ private:
   std::shared_ptr<TUAnalysis> Shared;
   const clang::ASTContext *SharedCtx = nullptr;
   // Raw option strings, kept to write them back in storeOptions.
-  std::string CapturePairs, TaskUpdatePairs, TaskUpdateCalls, SessionPairs,
+  std::string CapturePairs, TaskUpdatePairs, TaskUpdateCalls, RawAllocators,
+      RawFrees, GraphDestroys, GraphLaunches, SessionPairs,
       SessionPredicates,
       CaptureGuards, WeakRefFunctions,
       BlobFunctions, WorkspaceProducers, WorkspaceNames, StreamSwitches,

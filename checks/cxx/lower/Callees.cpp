@@ -235,6 +235,38 @@ static const Expr *outArgument(const Expr *A) {
   return U && U->getOpcode() == UO_AddrOf ? U->getSubExpr() : nullptr;
 }
 
+/// A runtime's raw memory calls (catalog: raw_allocators, raw_frees,
+/// graph_destroys, graph_launches), declared and not defined here. True
+/// when the call is lowered whole (an allocation, a free).
+bool FunctionLowering::rawMemoryCall(const CallExpr *E, StringRef Name) {
+  if (Cat.RawAllocators.matches(Name)) {
+    // The address arrives through the out-parameter (`aclrtMalloc(&ws,
+    // ...)`, `cudaMalloc((void **)&buf, n)`); the result is an error code.
+    const Expr *Out = outArgument(E->getArg(0)->IgnoreParenCasts());
+    if (!Out)
+      return true; // `aclrtMalloc(slot, ...)`: where it goes is not seen
+    VarId T = temp(E, Op::Alloc);
+    engine::Inst &I = F.Blocks[B.current()].Insts.back();
+    I.Device = true;
+    I.Manual = true;
+    I.Name = E->getDirectCallee()->getNameAsString();
+    storeTo(Out, T, E->getBeginLoc());
+    return true;
+  }
+  if (Cat.RawFrees.matches(Name)) {
+    VarId A = value(E->getArg(0));
+    emit(Op::Free, E->getBeginLoc()).A = A;
+    return true;
+  }
+  // A graph's destroy or replay is still the call it was (what it is
+  // handed is lowered as for any other): the IR only learns when.
+  if (Cat.GraphDestroys.matches(Name))
+    emit(Op::GraphDestroy, E->getBeginLoc());
+  else if (Cat.GraphLaunches.matches(Name))
+    emit(Op::GraphLaunch, E->getBeginLoc());
+  return false;
+}
+
 bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
   std::string Name = qualifiedName(FD);
   if (Name.empty())
@@ -280,14 +312,16 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
                       ? value(Key)
                       : NoVar;
     // Or the graph a stream capture ends into, through the end call's
-    // out-parameter (`cudaStreamEndCapture(stream, &graph_)`).
+    // out-parameter (`cudaStreamEndCapture(stream, &graph_)`, ACL's
+    // `aclmdlRICaptureEnd(stream, &model_)`: a model runtime instance).
     if (!Begin && K == engine::RegionKind::Capture)
       for (const Expr *A : E->arguments())
-        if (const Expr *Out = outArgument(A);
-            Out && llvm::StringRef(Out->getType().getAsString())
-                           .lower()
-                           .find("graph") != std::string::npos)
-          Graph = value(Out);
+        if (const Expr *Out = outArgument(A)) {
+          std::string Type = StringRef(Out->getType().getAsString()).lower();
+          if (StringRef(Type).contains("graph") ||
+              StringRef(Type).contains("aclmdlri"))
+            Graph = value(Out);
+        }
     engine::Inst &I =
         emit(Begin ? Op::RegionBegin : Op::RegionEnd, E->getBeginLoc());
     I.Region = K;
@@ -323,6 +357,8 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
     set(E, T, true);
     return true;
   }
+  if (TU.fnOf(FD) < 0 && E->getNumArgs() >= 1 && rawMemoryCall(E, Name))
+    return true;
   if (Cat.WeakRefFunctions.matches(Name) && E->getNumArgs() >= 1) {
     VarId A = value(E->getArg(0));
     VarId T = temp(E, Op::WeakRef);

@@ -640,15 +640,20 @@ void FunctionLowering::assign(const Expr *E, const Expr *L, const Expr *R) {
           Bound.erase(It);
         return;
       }
-  Val *LV = find(L);
   if (const auto *Sub = dyn_cast<CXXOperatorCallExpr>(strip(L));
       Sub && Sub->getOperator() == OO_Subscript && Sub->getNumArgs() == 2 &&
       isMap(Sub->getArg(0)->getType()))
     keyCarriesSize(R, Sub->getArg(1));
+  storeTo(L, X, E->getBeginLoc());
+  alias(E, L);
+}
+
+void FunctionLowering::storeTo(const Expr *L, VarId X, SourceLocation At) {
+  Val *LV = find(L);
   if (LV && LV->HasPlace) {
     engine::PlaceRef P = LV->P;
     std::string Name = P.Name;
-    engine::Inst &I = emit(Op::Store, E->getBeginLoc());
+    engine::Inst &I = emit(Op::Store, At);
     I.P = std::move(P);
     I.A = X;
     bindName(X, Name);
@@ -656,13 +661,12 @@ void FunctionLowering::assign(const Expr *E, const Expr *L, const Expr *R) {
     const auto *V = dyn_cast<VarDecl>(DRE->getDecl());
     auto It = V ? Vars.find(V) : Vars.end();
     if (It != Vars.end()) {
-      engine::Inst &I = emit(Op::Copy, E->getBeginLoc());
+      engine::Inst &I = emit(Op::Copy, At);
       I.Dst = It->second;
       I.A = X;
       bindName(X, V->getName());
     }
   }
-  alias(E, L);
 }
 
 /// The tensor whose size `X.numel()`, `X.size(0)`, `X.sizes()[0]` or

@@ -121,6 +121,8 @@ private:
   void unary(const clang::UnaryOperator *E);
   void binary(const clang::BinaryOperator *E);
   void assign(const clang::Expr *E, const clang::Expr *L, const clang::Expr *R);
+  /// X stored into the lvalue L: a place's store, or a local's copy.
+  void storeTo(const clang::Expr *L, VarId X, clang::SourceLocation At);
   void compare(const clang::Expr *E, const clang::Expr *L, const clang::Expr *R,
                bool Equal, bool Ordering);
   void construct(const clang::CXXConstructExpr *E);
@@ -140,6 +142,7 @@ private:
   void callBody(const clang::CallExpr *E);
   std::optional<FixIt> dropConversion(const clang::CallExpr *E);
   bool catalogCall(const clang::CallExpr *E, const clang::FunctionDecl *FD);
+  bool rawMemoryCall(const clang::CallExpr *E, llvm::StringRef Name);
   bool containerCall(const clang::CallExpr *E, const clang::CXXMethodDecl *M,
                      const clang::Expr *Obj);
   bool tensorMethod(const clang::CallExpr *E, const clang::CXXMethodDecl *M,

@@ -29,6 +29,9 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec,
                                              cudaGraphNode_t node,
                                              const cudaKernelNodeParams *params);
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
+cudaError_t cudaMalloc(void **devPtr, size_t size);
+cudaError_t cudaFree(void *devPtr);
 
 // The runtime's capture predicate, answering through an out-parameter.
 enum cudaStreamCaptureStatus {

@@ -3,6 +3,7 @@
 // exercised by the *-libtorch.cpp tests. Included as a system header
 // (-isystem), like the real ones.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -113,6 +114,14 @@ aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
 aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, void **handle);
 aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, void *handle);
 aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
+aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
+aclError aclmdlRIDestroy(aclmdlRI modelRI);
+enum aclrtMemMallocPolicy { ACL_MEM_MALLOC_HUGE_FIRST = 0 };
+aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+aclError aclrtFree(void *devPtr);
+// An aclnn op's launch: its workspace is a raw address.
+aclError aclnnAdd(void *workspace, uint64_t workspaceSize, void *executor,
+                  aclrtStream stream);
 
 // Ops that read their tensor arguments on the device.
 namespace at_npu::native {
