@@ -562,7 +562,9 @@ private:
   /// into a graph's task is the check's when no graph is destroyed before
   /// the function returns (returns(), graphDestroyed()): a program that
   /// destroys its graph and then frees what the graph used is right.
-  void freeRaw(State &S, const Inst &I) {
+  void freeRaw(State &S, const Inst &I, uint32_t B, uint32_t Idx) {
+    if (Emit && destroyFollows(B, Idx))
+      FreedBeforeDestroy.insert(I.Loc);
     for (const Atom &A : get(S, I.A)) {
       if (A.Kind != Atom::Mem || !raw(A.M) || S.isDead(A.M))
         continue;
@@ -583,6 +585,44 @@ private:
                                          memSetHas(S.Pending, X), false,
                                          SrcLoc(), true});
     }
+  }
+
+  /// Whether instruction Idx of block B is followed, on some path, by a
+  /// graph's destroy (here or in a callee): the function means to end the
+  /// graph after a free there, and a return before it is an error path.
+  bool destroyFollows(uint32_t B, uint32_t Idx) {
+    auto Destroys = [&](const Inst &In) {
+      if (In.Kind == Op::GraphDestroy)
+        return true;
+      return In.Kind == Op::Call &&
+             llvm::any_of(In.Targets, [&](const CallTarget &T) {
+               return T.Fn >= 0 && size_t(T.Fn) < Cx.Sums.size() &&
+                      Cx.Sums[T.Fn].DestroysGraph;
+             });
+    };
+    const auto &Insts = Fn.Blocks[B].Insts;
+    for (size_t K = Idx + 1; K < Insts.size(); ++K)
+      if (Destroys(Insts[K]))
+        return true;
+    // The blocks reachable from B's successors, each looked at once.
+    std::vector<bool> Seen(Fn.Blocks.size());
+    std::vector<uint32_t> Work;
+    const Terminator &T = Fn.Blocks[B].Term;
+    for (unsigned K = 0; K < T.numSuccs(); ++K)
+      Work.push_back(T.Succ[K]);
+    while (!Work.empty()) {
+      uint32_t C = Work.back();
+      Work.pop_back();
+      if (C >= Fn.Blocks.size() || Seen[C])
+        continue;
+      Seen[C] = true;
+      if (llvm::any_of(Fn.Blocks[C].Insts, Destroys))
+        return true;
+      const Terminator &CT = Fn.Blocks[C].Term;
+      for (unsigned K = 0; K < CT.numSuccs(); ++K)
+        Work.push_back(CT.Succ[K]);
+    }
+    return false;
   }
 
   /// A graph is replayed here (or in a callee): raw memory bound into a
@@ -875,7 +915,7 @@ private:
         Facts.StreamSync = true;
       break;
     case Op::Free:
-      freeRaw(S, I);
+      freeRaw(S, I, B, Idx);
       break;
     case Op::GraphDestroy:
       graphDestroyed(S);
@@ -1690,18 +1730,21 @@ private:
   }
 
   /// Raw memory freed after it was bound, and not destroyed with a graph
-  /// before a return, dies while the graph lives on: unless the function
-  /// captured a graph of its own that it keeps nowhere. Such a graph (a
-  /// sample's `main`: capture, replay, update, free, destroy) is replayed
-  /// only where the function replays it (graphLaunched()), and its returns
-  /// (error paths between a free and the destroy among them) end it.
+  /// before a return, dies while the graph lives on. Not where a destroy
+  /// follows the free on some path: the return came first on an error
+  /// path (`CHECK(aclrtFree(ws)); CHECK(aclmdlRIDestroy(model));`, where
+  /// each CHECK may return). Nor when the function captured a graph of its
+  /// own that it keeps nowhere (a sample's `main`: capture, replay,
+  /// update, free): that graph is replayed only where the function
+  /// replays it (graphLaunched()).
   void freedAtReturns() {
     bool LocalGraph = llvm::any_of(OwnCaptures, [&](int32_t Id) {
       return !Cx.Regions[Id].GraphKept;
     });
     if (!LocalGraph)
-      Facts.Deaths.insert(Facts.Deaths.end(), FreedAtReturn.begin(),
-                          FreedAtReturn.end());
+      for (const DeathFact &D : FreedAtReturn)
+        if (!FreedBeforeDestroy.count(D.At))
+          Facts.Deaths.push_back(D);
     FreedAtReturn.clear();
   }
 
@@ -1916,6 +1959,7 @@ private:
   /// The capture regions this function opened (their graphs, for returns).
   std::vector<int32_t> OwnCaptures;
   std::vector<DeathFact> FreedAtReturn; ///< freedAtReturns() judges them.
+  std::set<SrcLoc> FreedBeforeDestroy;  ///< Frees a destroy follows.
   /// Local memory that lives on past some return (noteKeptGraphs).
   MemSet LivesOn;
   llvm::DenseMap<MemId, std::string> Spelling;

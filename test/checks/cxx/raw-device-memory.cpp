@@ -219,6 +219,23 @@ int sample_main(aclrtStream stream, aclrtStream update, uint64_t size) {
   return 0;
 }
 
+// A graph the caller made: updated, replayed, then the buffer freed and
+// the graph destroyed, each call checked with an early return. A return
+// between the free and the destroy is an error path, not a live graph.
+int update_launch_free_destroy(cudaGraphExec_t exec, cudaGraphNode_t node,
+                               cudaStream_t s, size_t n) {
+  float *buf = nullptr;
+  CHECK_ERROR(cudaMalloc(reinterpret_cast<void **>(&buf), n));
+  void *args[] = {&buf};
+  cudaKernelNodeParams params = {};
+  params.kernelParams = args;
+  CHECK_ERROR(cudaGraphExecKernelNodeSetParams(exec, node, &params));
+  CHECK_ERROR(cudaGraphLaunch(exec, s));
+  CHECK_ERROR(cudaFree(buf));
+  CHECK_ERROR(cudaGraphExecDestroy(exec));
+  return 0;
+}
+
 //===--- a capture's raw input, freed while the kept graph lives ----------===//
 struct AclRunner {
   aclmdlRI model_ = nullptr;
