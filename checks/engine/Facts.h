@@ -259,6 +259,9 @@ struct DeathFact {
   /// Raw memory freed (Op::Free) while a graph that kept its address may
   /// still be replayed: At is the free.
   bool Freed = false;
+  /// Freed, then a graph is replayed (Op::GraphLaunch): a local graph
+  /// too reads it.
+  bool Replayed = false;
 };
 /// Local memory an operation inside a task update uses: the updated task
 /// keeps its address for every later replay.

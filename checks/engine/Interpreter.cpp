@@ -632,15 +632,10 @@ private:
       return;
     Sum.LaunchesGraph = true;
     if (Rec)
-      freedBoundDies(S);
-  }
-
-  /// Raw memory bound into a task and freed: a death a graph can see.
-  void freedBoundDies(const State &S) {
-    for (const auto &[X, At] : S.Freed)
-      Facts.Deaths.push_back(DeathFact{X, At, false, S.Cap,
-                                       memSetHas(S.Pending, X), true,
-                                       SrcLoc(), true});
+      for (const auto &[X, At] : S.Freed)
+        Facts.Deaths.push_back(DeathFact{X, At, false, S.Cap,
+                                         memSetHas(S.Pending, X), true,
+                                         SrcLoc(), true, true});
   }
 
   /// A graph is destroyed here (or in a callee): no graph uses the memory
@@ -697,11 +692,13 @@ private:
       // The site's memory of a loop's next iteration is alive again (what
       // held the last one still counts: the site stands for both).
       S.revive(X);
-      // A loop that allocates, binds and frees per iteration: a replay
-      // after the next allocation reads the memory bound after it.
-      llvm::erase_if(S.Freed, [&](const std::pair<MemId, SrcLoc> &Fr) {
-        return Fr.first == X;
-      });
+      // Raw memory allocated after a free may take the freed buffer's
+      // place in the tasks' arguments (a workspace grown: freed, allocated
+      // anew into the variable an argument array points at, bound again;
+      // a loop that allocates, binds and frees per iteration): the freed
+      // memory is no longer known to be read by a later replay.
+      if (I.Manual)
+        S.Freed.clear();
       made(S, Value(Atom::mem(X)));
       assign(S, I.Dst, Value(Atom::mem(X)), I.Loc);
       break;
@@ -1733,15 +1730,16 @@ private:
   /// before a return, dies while the graph lives on. Not where a destroy
   /// follows the free on some path: the return came first on an error
   /// path (`CHECK(aclrtFree(ws)); CHECK(aclmdlRIDestroy(model));`, where
-  /// each CHECK may return). Nor when the function captured a graph of its
-  /// own that it keeps nowhere (a sample's `main`: capture, replay,
-  /// update, free): that graph is replayed only where the function
-  /// replays it (graphLaunched()).
+  /// each CHECK may return). Nor when the function replays a graph itself
+  /// or captured one of its own that it keeps nowhere (a sample's `main`:
+  /// capture, replay, update, free; CUDA's jacobi sample: update, replay,
+  /// free, the executable leaked): it drives the replays, and one after
+  /// the free is reported there (graphLaunched()).
   void freedAtReturns() {
     bool LocalGraph = llvm::any_of(OwnCaptures, [&](int32_t Id) {
       return !Cx.Regions[Id].GraphKept;
     });
-    if (!LocalGraph)
+    if (!LocalGraph && !Sum.LaunchesGraph)
       for (const DeathFact &D : FreedAtReturn)
         if (!FreedBeforeDestroy.count(D.At))
           Facts.Deaths.push_back(D);

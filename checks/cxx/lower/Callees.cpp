@@ -236,8 +236,8 @@ static const Expr *outArgument(const Expr *A) {
 }
 
 /// A runtime's raw memory calls (catalog: raw_allocators, raw_frees,
-/// graph_destroys, graph_launches), declared and not defined here. True
-/// when the call is lowered whole (an allocation, a free).
+/// graph_destroys, graph_launches). True when the call is lowered whole
+/// (an allocation, a free).
 bool FunctionLowering::rawMemoryCall(const CallExpr *E, StringRef Name) {
   if (Cat.RawAllocators.matches(Name)) {
     // The address arrives through the out-parameter (`aclrtMalloc(&ws,
@@ -357,7 +357,10 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
     set(E, T, true);
     return true;
   }
-  if (TU.fnOf(FD) < 0 && E->getNumArgs() >= 1 && rawMemoryCall(E, Name))
+  // Even when the TU defines it: CUDA's header wraps its allocators in
+  // templates with a body (`cudaMalloc(T **, size_t)`), whose own call
+  // is handed a cast parameter, not the caller's `&buf`.
+  if (E->getNumArgs() >= 1 && rawMemoryCall(E, Name))
     return true;
   if (Cat.WeakRefFunctions.matches(Name) && E->getNumArgs() >= 1) {
     VarId A = value(E->getArg(0));

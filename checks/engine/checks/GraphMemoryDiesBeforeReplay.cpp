@@ -37,8 +37,9 @@ void checkGraphMemoryDiesBeforeReplay(const Query &Q,
         continue;
       const RegionInfo &R = Cx.Regions[Bind->Region];
       bool Capture = R.Kind == RegionKind::Capture;
-      // Out-of-pool memory matters while the graph lives on.
-      if (Capture && !R.GraphKept)
+      // Out-of-pool memory matters while the graph lives on, or when the
+      // function replays it after the memory is freed.
+      if (Capture && !R.GraphKept && !D.Replayed)
         continue;
       // Memory a caller handed to a helper that runs the region is the
       // caller's story: reported at its call, with a note at the use.

@@ -305,3 +305,68 @@ struct CudaRunner {
     // CHECK: :[[@LINE-1]]:5: note: the memory is freed here, while the graph can still be replayed
   }
 };
+
+// A workspace grown between replays: freed, allocated anew and bound
+// again before the next replay, which reads the new one.
+void grow_between_replays(cudaGraphExec_t exec, cudaGraphNode_t node,
+                          cudaStream_t s, size_t n, size_t m) {
+  float *buf = nullptr;
+  cudaMalloc(reinterpret_cast<void **>(&buf), n);
+  void *args[] = {&buf};
+  cudaKernelNodeParams params = {};
+  params.kernelParams = args;
+  cudaGraphExecKernelNodeSetParams(exec, node, &params);
+  cudaGraphLaunch(exec, s);
+  if (m > n) {
+    cudaFree(buf);
+    cudaMalloc(reinterpret_cast<void **>(&buf), m);
+    cudaGraphExecKernelNodeSetParams(exec, node, &params);
+  }
+  cudaGraphLaunch(exec, s);
+  cudaGraphExecDestroy(exec);
+  cudaFree(buf);
+}
+
+// CUDA's jacobi sample: the function updates and replays an executable it
+// instantiated itself, frees the buffer after the last replay and leaks
+// the executable. It drives the replays; none comes after the free.
+double replay_then_free(cudaGraphExec_t graph_exec, cudaGraphNode_t node,
+                        cudaStream_t s, int iters) {
+  double *d_sum = nullptr;
+  cudaMalloc(reinterpret_cast<void **>(&d_sum), sizeof(double));
+  void *args[] = {&d_sum};
+  cudaKernelNodeParams params = {};
+  params.kernelParams = args;
+  for (int k = 0; k < iters; ++k) {
+    cudaGraphExecKernelNodeSetParams(graph_exec, node, &params);
+    cudaGraphLaunch(graph_exec, s);
+  }
+  cudaFree(d_sum);
+  return 0.0;
+}
+
+// CUDA's own header wraps its allocator in a template with a body
+// (`cudaMalloc(T **, size_t)`): the caller's call is still the allocation.
+template <class T> cudaError_t cudaMalloc(T **devPtr, size_t size) {
+  return ::cudaMalloc(reinterpret_cast<void **>(devPtr), size);
+}
+
+// A captured input freed, then the local graph replayed: the replay reads
+// freed memory whether or not the graph is kept.
+void free_before_local_replay(cudaStream_t s, size_t n) {
+  float *in = nullptr;
+  cudaMalloc(&in, n);
+  cudaGraph_t graph = nullptr;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  kernel_launch(in, s);
+  cudaStreamEndCapture(s, &graph);
+  cudaGraphExec_t exec = nullptr;
+  cudaGraphInstantiate(&exec, graph, nullptr, nullptr, 0);
+  cudaFree(in);
+  cudaGraphLaunch(exec, s);
+  cudaGraphExecDestroy(exec);
+  // CHECK: :[[@LINE-7]]:17: warning: memory allocated outside the graph's pool and used by a captured task can die while the graph lives; the graph keeps its address [tether-graph-memory-dies-before-replay]
+  // CHECK: :[[@LINE-9]]:3: note: capture begins here
+  // CHECK: :[[@LINE-8]]:3: note: capture ends here
+  // CHECK: :[[@LINE-6]]:3: note: the memory is freed here, while the graph can still be replayed
+}
