@@ -558,10 +558,19 @@ private:
     return isLocalMemory(X) && Cx.Allocs[M.key(X).A].Manual;
   }
 
+  /// The death of raw memory X freed at At (AfterBind: bound into a task
+  /// before; Replayed: a graph was replayed after the free).
+  static DeathFact freedDeath(const State &S, MemId X, SrcLoc At,
+                              bool AfterBind, bool Replayed = false) {
+    return DeathFact{X,        At,     false, S.Cap, memSetHas(S.Pending, X),
+                     AfterBind, SrcLoc(), true, Replayed};
+  }
+
   /// Raw memory freed: dead here, whoever holds its address. Memory bound
-  /// into a graph's task is the check's when no graph is destroyed before
-  /// the function returns (returns(), graphDestroyed()): a program that
-  /// destroys its graph and then frees what the graph used is right.
+  /// into a graph's task stays in State::Freed: a replay after the free
+  /// reads it (graphLaunched()), a destroy makes it harmless
+  /// (graphDestroyed()), a return may leave a live graph with it
+  /// (freedAtReturns()).
   void freeRaw(State &S, const Inst &I, uint32_t B, uint32_t Idx) {
     if (Emit && destroyFollows(B, Idx))
       FreedBeforeDestroy.insert(I.Loc);
@@ -581,9 +590,7 @@ private:
         addLocalBind(LocalBindEffect{It->second.first, It->second.second,
                                      I.Loc, true});
       if (Emit && Rec && watched(S, X))
-        Facts.Deaths.push_back(DeathFact{X, I.Loc, false, S.Cap,
-                                         memSetHas(S.Pending, X), false,
-                                         SrcLoc(), true});
+        Facts.Deaths.push_back(freedDeath(S, X, I.Loc, false));
     }
   }
 
@@ -633,9 +640,7 @@ private:
     Sum.LaunchesGraph = true;
     if (Rec)
       for (const auto &[X, At] : S.Freed)
-        Facts.Deaths.push_back(DeathFact{X, At, false, S.Cap,
-                                         memSetHas(S.Pending, X), true,
-                                         SrcLoc(), true, true});
+        Facts.Deaths.push_back(freedDeath(S, X, At, true, true));
   }
 
   /// A graph is destroyed here (or in a callee): no graph uses the memory
@@ -1878,9 +1883,7 @@ private:
     // every block is seen: freedAtReturns()).
     if (Rec)
       for (const auto &[X, At] : S.Freed)
-        FreedAtReturn.push_back(DeathFact{X, At, false, S.Cap,
-                                          memSetHas(S.Pending, X), true,
-                                          SrcLoc(), true});
+        FreedAtReturn.push_back(freedDeath(S, X, At, true));
     // Every local dies at the return.
     std::vector<MemId> Dying;
     for (const auto &[V, Val] : S.Vals)
