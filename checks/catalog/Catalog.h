@@ -149,7 +149,8 @@ struct CompiledCatalog {
   explicit CompiledCatalog(const Catalog &C);
   Catalog Source;
   NameSet CaptureBegins, CaptureEnds, TaskUpdateBegins, TaskUpdateEnds,
-      TaskUpdateCalls, RawAllocators, RawFrees, GraphDestroys, GraphLaunches, SessionBegins, SessionEnds, SessionContexts, SessionPredicates,
+      TaskUpdateCalls, RawAllocators, RawFrees, GraphDestroys, GraphLaunches,
+      SessionBegins, SessionEnds, SessionContexts, SessionPredicates,
       CaptureGuards, CaptureContexts,
       CapturePredicates, WeakRefFunctions, BlobFunctions, WorkspaceProducers,
       WorkspaceNames, StreamSwitches, StreamSyncs;

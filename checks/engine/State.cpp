@@ -119,7 +119,8 @@ bool State::operator==(const State &O) const {
       Empty != O.Empty || NonNull != O.NonNull || Escaped != O.Escaped ||
       Pending != O.Pending || Held != O.Held || FillFor != O.FillFor ||
       Update != O.Update ||
-      Bound != O.Bound || Freed != O.Freed || InPool != O.InPool || Addressed != O.Addressed ||
+      Bound != O.Bound || Freed != O.Freed || InPool != O.InPool ||
+      Addressed != O.Addressed ||
       Stored != O.Stored ||
       DeadBeforeCapture != O.DeadBeforeCapture || Vals.size() != O.Vals.size() ||
       Truths.size() != O.Truths.size() || Dead.size() != O.Dead.size())

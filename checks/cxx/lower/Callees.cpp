@@ -317,9 +317,9 @@ bool FunctionLowering::catalogCall(const CallExpr *E, const FunctionDecl *FD) {
     if (!Begin && K == engine::RegionKind::Capture)
       for (const Expr *A : E->arguments())
         if (const Expr *Out = outArgument(A)) {
-          std::string Type = StringRef(Out->getType().getAsString()).lower();
-          if (StringRef(Type).contains("graph") ||
-              StringRef(Type).contains("aclmdlri"))
+          std::string Type = Out->getType().getAsString();
+          if (StringRef(Type).contains_insensitive("graph") ||
+              StringRef(Type).contains_insensitive("aclmdlri"))
             Graph = value(Out);
         }
     engine::Inst &I =

@@ -10,7 +10,9 @@
 // place that outlives the function (a structure held beside the graph), or
 // read from one (the workspace captured with the graph), is not reported;
 // nor is memory the capture allocated (the pool's), or memory of a graph
-// that dies with it.
+// that dies with it. Raw memory (`aclrtMalloc`) dies where it is freed
+// instead, and matters when a replay follows the free or the function
+// returns with the graph alive (Interpreter.cpp, freedAtReturns()).
 //
 //===----------------------------------------------------------------------===//
 #include "engine/checks/Checks.h"
@@ -19,6 +21,12 @@
 #include <set>
 
 namespace tether::engine {
+/// The note at the memory's death: a free of raw memory, or the last
+/// strong reference going.
+static const char *deathNote(bool Freed) {
+  return Freed ? msg::FreedWhileGraphLives : msg::LastStrongRefDies;
+}
+
 void checkGraphMemoryDiesBeforeReplay(const Query &Q,
                                       std::vector<Finding> &Out) {
   const Context &Cx = Q.Cx;
@@ -71,8 +79,7 @@ void checkGraphMemoryDiesBeforeReplay(const Query &Q,
                                                        : msg::TaskUpdateEndsHere});
       if (D.HeldBy.valid())
         Fi.Notes.push_back(Note{Cx.loc(D.HeldBy), msg::HeldOnlyByObject});
-      Fi.Notes.push_back(Note{Cx.loc(D.At), D.Freed ? msg::FreedWhileGraphLives
-                                                    : msg::LastStrongRefDies});
+      Fi.Notes.push_back(Note{Cx.loc(D.At), deathNote(D.Freed)});
       Out.push_back(std::move(Fi));
     }
     // A helper called inside the update made the memory, bound it and let
@@ -93,9 +100,7 @@ void checkGraphMemoryDiesBeforeReplay(const Query &Q,
       Fi.Notes.push_back(Note{Cx.loc(C.Bind.At), msg::BoundIntoUpdatedTask});
       if (R.End.valid())
         Fi.Notes.push_back(Note{Cx.loc(R.End), msg::TaskUpdateEndsHere});
-      Fi.Notes.push_back(Note{Cx.loc(C.Bind.DiesAt),
-                              C.Bind.Freed ? msg::FreedWhileGraphLives
-                                           : msg::LastStrongRefDies});
+      Fi.Notes.push_back(Note{Cx.loc(C.Bind.DiesAt), deathNote(C.Bind.Freed)});
       Out.push_back(std::move(Fi));
     }
   }
